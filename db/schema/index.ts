@@ -1,0 +1,5 @@
+export * from './projects';
+export * from './members';
+export * from './integrations';
+export * from './records';
+export * from './events';

@@ -1,0 +1,64 @@
+import { getEnv } from '@/server/env';
+import { createContext } from '@/server/context';
+import { generatePassword } from '@/server/auth/secrets';
+import { countProjects, createProject } from '@/server/services/projects/projects';
+import { createUser } from '@/server/services/users/users';
+import { createMember } from '@/server/services/members/members';
+import { createRecordType } from '@/server/services/records/record-types';
+import { createRecord } from '@/server/services/records/records';
+import type { Db } from './client';
+
+export type SeedResult = { projectId: number; apiKey: string; adminEmail: string; adminPassword: string };
+
+/** Seeds project 1 with an admin, an integration key and (unless SEED_DEMO=false) a little demo data. */
+export async function seed(db: Db): Promise<SeedResult> {
+  const env = getEnv();
+  const { projectId, apiKey } = await createProject(db, { name: 'Demo project', apiKey: env.SEED_API_KEY, id: 1 });
+  const adminPassword = env.ADMIN_PASSWORD ?? generatePassword();
+  await createUser(db, { email: env.ADMIN_EMAIL, password: adminPassword, role: 'admin', projectId, name: 'Admin' });
+  if (env.SEED_DEMO === 'true') await seedDemo(db, projectId);
+  return { projectId, apiKey, adminEmail: env.ADMIN_EMAIL, adminPassword };
+}
+
+async function seedDemo(db: Db, projectId: number): Promise<void> {
+  const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
+  await createRecordType(ctx, { type: 'profile', permissions: { user: { read: true } } });
+  await createRecordType(ctx, { type: 'preferences', permissions: { user: { read: true, write: true } } });
+  await createRecordType(ctx, { type: 'care-notes', permissions: {} });
+  const people = [
+    ['Ada Lovelace', 'ada@example.org', 'user'],
+    ['Grace Hopper', 'grace@example.org', 'user'],
+    ['Alan Turing', 'alan@example.org', 'user'],
+    ['Katherine Johnson', 'katherine@example.org', 'caregiver'],
+    ['Edsger Dijkstra', 'edsger@example.org', 'user'],
+  ] as const;
+  for (const [i, [name, email, role]] of people.entries()) {
+    const member = await createMember(ctx, { name, email, role, externalId: `crm-${1000 + i}` });
+    await createRecord(ctx, 'profile', {
+      memberId: member.id,
+      fields: { language: i % 2 ? 'nl' : 'en', plan: i % 3 ? 'basic' : 'premium', city: ['Utrecht', 'London', 'Oslo'][i % 3] },
+    });
+    await createRecord(ctx, 'preferences', { memberId: member.id, fields: { contact: { sms: i % 2 === 0, email: true } } });
+  }
+}
+
+/** On an empty database: seed and print what a person needs to sign in. */
+export async function seedIfEmpty(db: Db): Promise<SeedResult | undefined> {
+  if ((await countProjects(db)) > 0) return undefined;
+  const result = await seed(db);
+  printSeed(result);
+  return result;
+}
+
+export function printSeed(r: SeedResult): void {
+  const line = '─'.repeat(64);
+  console.log(
+    [
+      line,
+      ' Carebase seeded project 1',
+      `   admin sign-in : ${r.adminEmail} / ${r.adminPassword}`,
+      `   API key       : ${r.apiKey}`,
+      line,
+    ].join('\n'),
+  );
+}

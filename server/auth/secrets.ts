@@ -1,0 +1,47 @@
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { getEnv } from '@/server/env';
+
+const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
+const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
+/** `scrypt$N$r$p$salt$hash`, all base64url: self-describing so parameters can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, 32, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
+  return timingSafeEqual(actual, expected);
+}
+
+/**
+ * Bearer secrets (API keys, member tokens) carry 256 random bits, so a plain SHA-256 is a safe, indexable
+ * hash: there is nothing to brute-force.
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function generateToken(prefix: 'cb_key' | 'cb_mem'): string {
+  return `${prefix}_${randomBytes(32).toString('base64url')}`;
+}
+
+export function generatePassword(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** A key derived from AUTH_SECRET for one purpose, so secrets for cursors and sessions never coincide. */
+export function derivedKey(purpose: string): Buffer {
+  return createHmac('sha256', getEnv().authSecret).update(`carebase:${purpose}`).digest();
+}

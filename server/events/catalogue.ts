@@ -1,0 +1,32 @@
+/** The spec's 27 event names. */
+export const EVENT_NAMES = [
+  'account_link',
+  'activity_create',
+  'activity_delete',
+  'activity_update',
+  'activity_transition_scheduled',
+  'activity_transition_expired',
+  'activity_reminder',
+  'appointment_create',
+  'appointment_update',
+  'article_create',
+  'careplan_create',
+  'careplan_delete',
+  'careplan_update',
+  'careplan_definition_create',
+  'careplan_definition_delete',
+  'careplan_definition_update',
+  'encounter_create',
+  'encounter_update',
+  'member_create',
+  'member_delete',
+  'member_update',
+  'questionnaire_create',
+  'questionnaire_update',
+  'questionnaire_response_create',
+  'questionnaire_response_update',
+  'schedule_create',
+  'schedule_update',
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];

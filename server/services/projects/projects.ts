@@ -1,0 +1,53 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Queryable } from '@/db/client';
+import { integrations, projects, projectUsers } from '@/db/schema';
+import { createContext } from '@/server/context';
+import { createApiKey } from '@/server/services/integrations/integrations';
+
+export type ProjectSummary = { id: number; name: string; timeZone: string };
+
+/** A project with a default integration and one API key (exactly `apiKey` when given). */
+export async function createProject(
+  db: Queryable,
+  input: { name: string; apiKey?: string; id?: number },
+): Promise<{ projectId: number; apiKey: string }> {
+  const [project] = await db
+    .insert(projects)
+    .values({ name: input.name, ...(input.id ? { id: input.id } : {}) })
+    .returning({ id: projects.id });
+  if (input.id) {
+    // An explicit id bypasses the identity sequence; move it past the id so later inserts do not collide.
+    await db.execute(sql`select setval(pg_get_serial_sequence('project', 'id'), greatest((select max(id) from project), 1))`);
+  }
+  const projectId = project!.id;
+  const [integration] = await db
+    .insert(integrations)
+    .values({ projectId, display: 'Default integration', slug: 'default' })
+    .returning({ id: integrations.id });
+  const ctx = createContext(db as never, projectId, { kind: 'system', role: 'admin' });
+  const { key } = await createApiKey(ctx, integration!.id, input.apiKey);
+  return { projectId, apiKey: key };
+}
+
+export async function getProject(db: Queryable, id: number): Promise<ProjectSummary | undefined> {
+  const [row] = await db.select().from(projects).where(eq(projects.id, id)).limit(1);
+  return row && { id: row.id, name: row.name, timeZone: row.timeZone };
+}
+
+export async function countProjects(db: Queryable): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects);
+  return row?.n ?? 0;
+}
+
+/** The projects a staff user belongs to, with their role in each. */
+export async function listProjectsOfUser(
+  db: Queryable,
+  userId: number,
+): Promise<(ProjectSummary & { role: 'admin' | 'coordinator' })[]> {
+  return db
+    .select({ id: projects.id, name: projects.name, timeZone: projects.timeZone, role: projectUsers.role })
+    .from(projectUsers)
+    .innerJoin(projects, eq(projects.id, projectUsers.projectId))
+    .where(eq(projectUsers.userId, userId))
+    .orderBy(asc(projects.id));
+}

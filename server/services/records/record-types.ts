@@ -1,0 +1,79 @@
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { recordTypes, records } from '@/db/schema';
+import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
+import type { ServiceContext } from '@/server/context';
+import { conflict, notFound, uniqueViolation } from '@/server/errors';
+import type { Page } from '@/server/http/define-route';
+import { afterId, iso, pageLimit } from '@/server/services/shared';
+import type { CreateRecordTypeInput, RecordTypeDto, UpdateRecordTypeInput } from './schemas';
+
+type Row = typeof recordTypes.$inferSelect;
+
+const toDto = (r: Row): RecordTypeDto => ({
+  id: r.id,
+  type: r.type,
+  permissions: r.permissions,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+const byType = (ctx: ServiceContext, type: string) =>
+  and(eq(recordTypes.projectId, ctx.projectId), eq(recordTypes.type, type));
+
+export async function createRecordType(ctx: ServiceContext, input: CreateRecordTypeInput): Promise<RecordTypeDto> {
+  requireAdmin(ctx);
+  const [row] = await ctx.db
+    .insert(recordTypes)
+    .values({ projectId: ctx.projectId, type: input.type, permissions: input.permissions ?? {} })
+    .returning()
+    .catch((e: unknown) => {
+      if (uniqueViolation(e) !== undefined) throw conflict(`Record type ${input.type} exists`, 'type');
+      throw e;
+    });
+  return toDto(row!);
+}
+
+export async function listRecordTypes(ctx: ServiceContext, page?: Page): Promise<RecordTypeDto[]> {
+  requireReadEverything(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(recordTypes)
+    .where(and(eq(recordTypes.projectId, ctx.projectId), gt(recordTypes.id, afterId(page))))
+    .orderBy(asc(recordTypes.id))
+    .limit(pageLimit(page));
+  return rows.map(toDto);
+}
+
+export async function getRecordType(ctx: ServiceContext, type: string): Promise<RecordTypeDto> {
+  requireReadEverything(ctx);
+  const [row] = await ctx.db.select().from(recordTypes).where(byType(ctx, type)).limit(1);
+  if (!row) throw notFound('Record type');
+  return toDto(row);
+}
+
+export async function updateRecordType(
+  ctx: ServiceContext,
+  type: string,
+  input: UpdateRecordTypeInput,
+): Promise<RecordTypeDto> {
+  requireAdmin(ctx);
+  const [row] = await ctx.db
+    .update(recordTypes)
+    .set({ permissions: input.permissions, updatedAt: ctx.clock() })
+    .where(byType(ctx, type))
+    .returning();
+  if (!row) throw notFound('Record type');
+  return toDto(row);
+}
+
+export async function deleteRecordType(ctx: ServiceContext, type: string): Promise<void> {
+  requireAdmin(ctx);
+  await getRecordType(ctx, type);
+  const [used] = await ctx.db
+    .select({ id: records.id })
+    .from(records)
+    .where(and(eq(records.projectId, ctx.projectId), eq(records.type, type)))
+    .limit(1);
+  if (used) throw conflict(`Records of type ${type} exist; delete them first`);
+  await ctx.db.delete(recordTypes).where(byType(ctx, type));
+}

@@ -1,0 +1,92 @@
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { records } from '@/db/schema';
+import { withTransaction, type ServiceContext } from '@/server/context';
+import { notFound } from '@/server/errors';
+import type { Page } from '@/server/http/define-route';
+import { requireMemberInProject } from '@/server/services/members/members';
+import { afterId, iso, mergePatch, pageLimit } from '@/server/services/shared';
+import { recordReadScope, requireRecordWrite } from './access';
+import type { CreateRecordInput, ListRecordsQuery, RecordDto, UpdateRecordInput } from './schemas';
+
+type Row = typeof records.$inferSelect;
+
+const toDto = (r: Row): RecordDto => ({
+  id: r.id,
+  type: r.type,
+  memberId: r.memberId,
+  fields: r.fields,
+  createdAt: iso(r.createdAt),
+  updatedAt: iso(r.updatedAt),
+});
+
+export async function createRecord(ctx: ServiceContext, type: string, input: CreateRecordInput): Promise<RecordDto> {
+  await requireRecordWrite(ctx, type, input.memberId);
+  await requireMemberInProject(ctx, input.memberId);
+  const [row] = await ctx.db
+    .insert(records)
+    .values({ projectId: ctx.projectId, type, memberId: input.memberId, fields: input.fields })
+    .returning();
+  return toDto(row!);
+}
+
+/** Lists records the actor may read; `fields` matches by containment (served by the GIN index). */
+export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, page?: Page): Promise<RecordDto[]> {
+  const where: (SQL | undefined)[] = [
+    eq(records.projectId, ctx.projectId),
+    gt(records.id, afterId(page)),
+    recordReadScope(ctx),
+  ];
+  if (query.type) where.push(eq(records.type, query.type));
+  if (query.memberId) where.push(eq(records.memberId, query.memberId));
+  if (query.fields) where.push(sql`${records.fields} @> ${JSON.stringify(query.fields)}::jsonb`);
+  const rows = await ctx.db
+    .select()
+    .from(records)
+    .where(and(...where))
+    .orderBy(asc(records.id))
+    .limit(pageLimit(page));
+  return rows.map(toDto);
+}
+
+/** A record the actor may read, or 404 (another member's record is not found, never forbidden). */
+async function findReadable(ctx: ServiceContext, type: string, id: number, lock = false): Promise<Row> {
+  const q = ctx.db
+    .select()
+    .from(records)
+    .where(and(eq(records.id, id), eq(records.projectId, ctx.projectId), eq(records.type, type), recordReadScope(ctx)))
+    .limit(1);
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound('Record');
+  return row;
+}
+
+export async function getRecord(ctx: ServiceContext, type: string, id: number): Promise<RecordDto> {
+  return toDto(await findReadable(ctx, type, id));
+}
+
+export async function updateRecord(
+  ctx: ServiceContext,
+  type: string,
+  id: number,
+  input: UpdateRecordInput,
+): Promise<RecordDto> {
+  return withTransaction(ctx, async (tx) => {
+    const current = await findReadable(tx, type, id, true);
+    await requireRecordWrite(tx, type, current.memberId);
+    const fields = mergePatch(current.fields, input.fields) as Record<string, unknown>;
+    const [row] = await tx.db
+      .update(records)
+      .set({ fields, updatedAt: ctx.clock() })
+      .where(eq(records.id, id))
+      .returning();
+    return toDto(row!);
+  });
+}
+
+export async function deleteRecord(ctx: ServiceContext, type: string, id: number): Promise<void> {
+  await withTransaction(ctx, async (tx) => {
+    const current = await findReadable(tx, type, id, true);
+    await requireRecordWrite(tx, type, current.memberId);
+    await tx.db.delete(records).where(eq(records.id, id));
+  });
+}

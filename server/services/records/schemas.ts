@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from '@/server/http/define-route';
+import { jsonObject, namePattern } from '@/server/services/shared';
+
+export const recordTypeName = z
+  .string()
+  .regex(namePattern, 'A type starts with a letter and has at most 64 letters, digits, _ or -');
+
+export const permissionFlags = z
+  .object({ read: z.boolean().optional(), write: z.boolean().optional() })
+  .strict()
+  .meta({ id: 'PermissionFlags', description: '`read` lets the role read its own records; `write` lets it create, change and delete them' });
+
+export const permissionsSchema = z
+  .record(z.string().regex(namePattern, 'Role names start with a letter; letters, digits, _ or -'), permissionFlags)
+  .meta({ id: 'Permissions', description: 'Keyed by role name' });
+
+export const recordTypeSchema = z
+  .object({
+    id: idSchema,
+    type: z.string(),
+    permissions: permissionsSchema,
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'RecordType' });
+export type RecordTypeDto = z.infer<typeof recordTypeSchema>;
+
+export const createRecordTypeInput = z
+  .object({ type: recordTypeName, permissions: permissionsSchema.default({}) })
+  .strict()
+  .meta({ id: 'RecordTypeCreate' });
+export type CreateRecordTypeInput = z.input<typeof createRecordTypeInput>;
+
+export const updateRecordTypeInput = z.object({ permissions: permissionsSchema }).strict().meta({ id: 'RecordTypeUpdate' });
+export type UpdateRecordTypeInput = z.infer<typeof updateRecordTypeInput>;
+
+export const recordSchema = z
+  .object({
+    id: idSchema,
+    type: z.string(),
+    memberId: idSchema,
+    fields: jsonObject,
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .meta({ id: 'Record' });
+export type RecordDto = z.infer<typeof recordSchema>;
+
+export const createRecordInput = z
+  .object({ fields: jsonObject, memberId: idSchema })
+  .strict()
+  .meta({ id: 'RecordCreate' });
+export type CreateRecordInput = z.infer<typeof createRecordInput>;
+
+export const updateRecordInput = z
+  .object({ fields: jsonObject.meta({ description: 'A JSON Merge Patch (RFC 7396) of the fields' }) })
+  .strict()
+  .meta({ id: 'RecordUpdate' });
+export type UpdateRecordInput = z.infer<typeof updateRecordInput>;
+
+/** `fields` arrives as URL-encoded JSON and must be an object; records match when their fields contain it. */
+export const fieldsFilter = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      const value = JSON.parse(text) as unknown;
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      /* reported below */
+    }
+    ctx.addIssue({ code: 'custom', message: 'fields must be a JSON object, e.g. {"status":"active"}' });
+    return z.NEVER;
+  })
+  .meta({ description: 'URL-encoded JSON object; a record matches when its fields contain it (jsonb @>)' });
+
+export const listRecordsQuery = z.object({
+  memberId: z.coerce.number().int().positive().optional(),
+  type: recordTypeName.optional(),
+  fields: fieldsFilter.optional(),
+});
+export type ListRecordsQuery = { memberId?: number; type?: string; fields?: Record<string, unknown> };
