@@ -30,14 +30,14 @@ export type RouteSpec<P = unknown, Q = unknown, B = unknown> = {
   /** Lists: `limit` + `cursor` are accepted, the handler gets `page` and returns up to limit+1 rows. */
   paginated?: boolean;
   /** Where a created resource lives, for the Location header. */
-  location?: (result: never) => string;
+  location?: (result: never, params: never) => string;
   handler: (ctx: ServiceContext, input: Input<P, Q, B>) => Promise<unknown>;
 };
 
 export function defineRoute<P = Record<string, never>, Q = Record<string, never>, B = undefined>(
   spec: Omit<RouteSpec<P, Q, B>, 'query' | 'location'> & {
     query?: z.ZodObject & z.ZodType<Q>;
-    location?: (result: never) => string;
+    location?: (result: never, params: P) => string;
   },
 ): RouteSpec {
   return spec as unknown as RouteSpec;

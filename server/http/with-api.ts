@@ -87,7 +87,7 @@ export function withApi(spec: RouteSpec) {
         }
       }
       if (status === 201 && spec.location) {
-        headers.set('location', `${url.origin}/api/v1${spec.location(payload as never)}`);
+        headers.set('location', `${url.origin}/api/v1${spec.location(payload as never, params as never)}`);
       }
       if (status === 204) return new Response(null, { status, headers });
       headers.set('content-type', 'application/json');

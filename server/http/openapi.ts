@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { commonQuery, listQuery, type RouteSpec } from './define-route';
+import { problemSchema } from './problem';
+import { routes } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+const components: Record<string, JsonSchema> = {};
+
+/** JSON Schema (2020-12, as OpenAPI 3.1 uses) with named schemas hoisted into components. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  delete json.$schema;
+  const text = (o: unknown) => JSON.parse(JSON.stringify(o).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  for (const [name, def] of Object.entries(defs)) components[name] ??= text(def);
+  const id = json.id as string | undefined;
+  if (id) {
+    delete json.id;
+    components[id] ??= text(json);
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return text(json);
+}
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+function operation(spec: RouteSpec) {
+  const parameters: unknown[] = [];
+  for (const match of spec.path.matchAll(/\{(\w+)\}/g)) {
+    const name = match[1]!;
+    parameters.push({ name, in: 'path', required: true, schema: { type: name === 'type' ? 'string' : 'integer' } });
+  }
+  const shape = { ...commonQuery, ...(spec.paginated ? listQuery : {}), ...(spec.query?.shape ?? {}) };
+  for (const [name, field] of Object.entries(shape)) {
+    const s = schemaOf(field as z.ZodType, 'input');
+    const description = s.description;
+    delete s.description;
+    parameters.push({ name, in: 'query', required: false, schema: s, ...(description ? { description } : {}) });
+  }
+  const status = String(spec.status ?? 200);
+  const success =
+    status === '204'
+      ? { description: 'No content' }
+      : {
+          description: 'Success',
+          ...(spec.paginated
+            ? { headers: { Link: { description: 'rel="next" when more rows exist', schema: { type: 'string' } } } }
+            : {}),
+          ...(status === '201' ? { headers: { Location: { schema: { type: 'string' } } } } : {}),
+          content: { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output') : {} } },
+        };
+  return {
+    operationId: `${spec.method.toLowerCase()}${spec.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: spec.summary,
+    ...(spec.description ? { description: spec.description } : {}),
+    tags: [spec.tag],
+    parameters,
+    ...(spec.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(spec.body, 'input') } } } }
+      : {}),
+    responses: {
+      [status]: success,
+      '400': problemResponse('Invalid request'),
+      '401': problemResponse('Missing, unknown or revoked token'),
+      '403': problemResponse('Not allowed'),
+      '404': problemResponse('Not found in this project'),
+      ...(spec.method === 'POST' || spec.method === 'PATCH'
+        ? { '409': problemResponse('Conflict'), '413': problemResponse('Body over 1 MiB'), '415': problemResponse('Not JSON') }
+        : {}),
+    },
+  };
+}
+
+let cached: unknown;
+
+export function openApiDocument(version: string): unknown {
+  if (cached) return cached;
+  schemaOf(problemSchema, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const spec of routes) (paths[spec.path] ??= {})[spec.method.toLowerCase()] = operation(spec);
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Carebase API',
+      version,
+      description:
+        'Member records, care plans and webhooks. Authenticate with `Authorization: Bearer <token>`: an integration API key (acts as admin, or as the member named by `actorId`) or a member access token. Errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: '/api/v1' }],
+    security: [{ bearer: [] }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: components,
+    },
+  };
+  return cached;
+}

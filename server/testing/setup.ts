@@ -1,0 +1,10 @@
+import { afterAll, beforeAll } from 'vitest';
+import { closeDb, migrateDb } from '@/db/client';
+
+beforeAll(async () => {
+  await migrateDb();
+});
+
+afterAll(async () => {
+  await closeDb();
+});
