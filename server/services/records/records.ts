@@ -69,11 +69,13 @@ export async function updateRecord(
   type: string,
   id: number,
   input: UpdateRecordInput,
+  /** The admin UI edits the whole object; REST always merges (RFC 7396). */
+  replace = false,
 ): Promise<RecordDto> {
   return withTransaction(ctx, async (tx) => {
     const current = await findReadable(tx, type, id, true);
     await requireRecordWrite(tx, type, current.memberId);
-    const fields = mergePatch(current.fields, input.fields) as Record<string, unknown>;
+    const fields = replace ? input.fields : (mergePatch(current.fields, input.fields) as Record<string, unknown>);
     const [row] = await tx.db
       .update(records)
       .set({ fields, updatedAt: ctx.clock() })

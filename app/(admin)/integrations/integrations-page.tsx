@@ -1,0 +1,64 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { useTRPC } from '@/app/_trpc/client';
+import { IntegrationForm } from './integration-form';
+
+export function IntegrationsPage() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const [creating, setCreating] = useState(false);
+  const list = useQuery(trpc.integrations.list.queryOptions());
+  const create = useMutation(
+    trpc.integrations.create.mutationOptions({
+      onSuccess: async (i) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
+        router.push(`/integrations/${i.id}`);
+      },
+    }),
+  );
+  return (
+    <>
+      <PageHeader
+        title="Integrations & API keys"
+        description="Each integration calls the API with its own keys and receives webhooks at its endpoint."
+        actions={!creating && <Button onClick={() => setCreating(true)}>New integration</Button>}
+      />
+      {creating && (
+        <Card title="New integration" className="mb-6">
+          <IntegrationForm submitLabel="Create integration" busy={create.isPending} error={create.error} onSubmit={(v) => create.mutate(v)} onCancel={() => setCreating(false)} />
+        </Card>
+      )}
+      <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+      {list.isPending ? (
+        <Loading label="Loading integrations…" />
+      ) : list.data && list.data.length === 0 ? (
+        <EmptyState title="No integrations yet" action={<Button onClick={() => setCreating(true)}>New integration</Button>}>
+          Create one per system that talks to Carebase, then give it an API key.
+        </EmptyState>
+      ) : (
+        list.data && (
+          <Table caption="Integrations" head={['Name', 'Slug', 'Endpoint', 'Created']}>
+            {list.data.map((i) => (
+              <tr key={i.id} className="hover:bg-slate-50">
+                <Td>
+                  <Link href={`/integrations/${i.id}`} className="font-medium text-brand-700 hover:underline">
+                    {i.display}
+                  </Link>
+                </Td>
+                <Td className="font-mono text-xs">{i.slug}</Td>
+                <Td className="font-mono text-xs">{i.endpointUrl ?? <span className="font-sans text-slate-400">—</span>}</Td>
+                <Td className="whitespace-nowrap text-slate-500">{formatDate(i.createdAt)}</Td>
+              </tr>
+            ))}
+          </Table>
+        )
+      )}
+    </>
+  );
+}

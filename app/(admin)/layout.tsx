@@ -1,0 +1,57 @@
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { logout } from '@/app/(auth)/login/actions';
+import { Nav } from '@/app/_components/nav';
+import { ProjectSwitcher } from '@/app/_components/project-switcher';
+import { StaffProvider } from '@/app/_components/staff-context';
+import { TrpcReactProvider } from '@/app/_trpc/client';
+import { getCaller } from '@/app/_trpc/server';
+import { auth } from '@/server/auth/next-auth';
+
+export const dynamic = 'force-dynamic';
+
+export default async function AdminLayout({ children }: { children: ReactNode }) {
+  const session = await auth();
+  if (!session?.user?.id) redirect('/login');
+  const caller = await getCaller();
+  const { current, projects } = await caller.projects.mine();
+  const staff = { projectId: current.id, projectName: current.name, role: current.role, email: session.user.email ?? '' };
+  return (
+    <StaffProvider staff={staff}>
+      <div className="flex min-h-screen">
+        <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4">
+          <div className="mb-5 flex items-center gap-2 px-2">
+            <span className="flex size-7 items-center justify-center rounded-md bg-brand-600 text-sm font-bold text-white" aria-hidden>
+              C
+            </span>
+            <span className="text-base font-semibold text-slate-900">Carebase</span>
+          </div>
+          <div className="mb-5 px-2">
+            <ProjectSwitcher current={current.id} projects={projects} />
+          </div>
+          <div className="flex-1 overflow-y-auto">
+            <Nav role={current.role} />
+          </div>
+          <div className="mt-4 border-t border-slate-100 px-2 pt-3 text-xs text-slate-500">
+            <p className="truncate" title={staff.email}>
+              {staff.email}
+            </p>
+            <p className="mt-0.5">
+              Role: <span className="font-medium text-slate-700">{current.role}</span>
+            </p>
+            <form action={logout} className="mt-2">
+              <button type="submit" className="font-medium text-slate-700 underline-offset-2 hover:underline">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </aside>
+        <main className="min-w-0 flex-1 px-8 py-8">
+          <TrpcReactProvider key={current.id}>
+            <div className="mx-auto max-w-6xl">{children}</div>
+          </TrpcReactProvider>
+        </main>
+      </div>
+    </StaffProvider>
+  );
+}

@@ -1,0 +1,157 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { SecretOnce } from '@/app/_components/secret-once';
+import { useIsAdmin } from '@/app/_components/staff-context';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { useTRPC } from '@/app/_trpc/client';
+import { MemberForm } from '../member-form';
+
+export function MemberDetail({ id }: { id: number }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const isAdmin = useIsAdmin();
+  const member = useQuery(trpc.members.get.queryOptions({ id }));
+  const records = useQuery(trpc.members.records.queryOptions({ id }));
+  const [saved, setSaved] = useState(false);
+  const [token, setToken] = useState<string | null>(null);
+  const update = useMutation(
+    trpc.members.update.mutationOptions({
+      onSuccess: async (m) => {
+        queryClient.setQueryData(trpc.members.get.queryKey({ id }), m);
+        await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+        setSaved(true);
+      },
+    }),
+  );
+  const issue = useMutation(trpc.members.issueToken.mutationOptions({ onSuccess: (r) => setToken(r.token) }));
+  const remove = useMutation(
+    trpc.members.delete.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+        router.push('/members');
+      },
+    }),
+  );
+
+  if (member.isPending) return <Loading label="Loading member…" />;
+  if (member.error) {
+    return (
+      <>
+        <PageHeader title="Member" />
+        <ErrorNotice error={member.error} onRetry={() => void member.refetch()} />
+        <p className="mt-4 text-sm">
+          <Link href="/members" className="text-brand-700 hover:underline">
+            ← All members
+          </Link>
+        </p>
+      </>
+    );
+  }
+  const m = member.data;
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/members" className="text-brand-700 hover:underline">
+          ← All members
+        </Link>
+      </p>
+      <PageHeader
+        title={m.name ?? `Member #${m.id}`}
+        description={
+          <>
+            Member #{m.id} · <Badge tone={m.role === 'admin' ? 'amber' : 'slate'}>{m.role}</Badge> · created {formatDate(m.createdAt)}
+          </>
+        }
+        actions={
+          isAdmin && (
+            <Button
+              variant="danger"
+              busy={remove.isPending}
+              onClick={() => {
+                if (window.confirm(`Delete ${m.name ?? `member #${m.id}`} with all their records? This cannot be undone.`)) remove.mutate({ id });
+              }}
+            >
+              Delete member
+            </Button>
+          )
+        }
+      />
+      <ErrorNotice error={remove.error} />
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <Card title="Details">
+          {isAdmin ? (
+            <>
+              {saved && !update.isPending && !update.error && (
+                <p role="status" className="mb-3 text-sm text-emerald-700">
+                  Saved.
+                </p>
+              )}
+              <MemberForm
+                key={m.updatedAt}
+                initial={m}
+                submitLabel="Save changes"
+                busy={update.isPending}
+                error={update.error}
+                onSubmit={(changes) => {
+                  setSaved(false);
+                  update.mutate({ id, changes });
+                }}
+              />
+            </>
+          ) : (
+            <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+              <dt className="text-slate-500">Email</dt>
+              <dd>{m.email ?? '—'}</dd>
+              <dt className="text-slate-500">External ID</dt>
+              <dd>{m.externalId ?? '—'}</dd>
+              <dt className="text-slate-500">Meta</dt>
+              <dd>
+                <pre className="text-xs">{JSON.stringify(m.meta, null, 2)}</pre>
+              </dd>
+            </dl>
+          )}
+        </Card>
+        {isAdmin && (
+          <Card title="Access token">
+            <p className="mb-3 text-sm text-slate-600">
+              A member token lets an app act as this member through the API, with the member&apos;s role.
+            </p>
+            {token ? (
+              <SecretOnce label="Member access token" secret={token} onDone={() => setToken(null)} />
+            ) : (
+              <Button variant="secondary" busy={issue.isPending} onClick={() => issue.mutate({ id })}>
+                Issue a member token
+              </Button>
+            )}
+            <ErrorNotice error={issue.error} />
+          </Card>
+        )}
+      </div>
+      <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>
+      {records.isPending ? (
+        <Loading label="Loading records…" />
+      ) : records.error ? (
+        <ErrorNotice error={records.error} onRetry={() => void records.refetch()} />
+      ) : records.data.length === 0 ? (
+        <EmptyState title="No records for this member" />
+      ) : (
+        <Table caption="Records of this member" head={['Type', 'Fields', 'Updated']}>
+          {records.data.map((r) => (
+            <tr key={r.id}>
+              <Td>
+                <Badge tone="brand">{r.type}</Badge>
+              </Td>
+              <Td className="font-mono text-xs">{JSON.stringify(r.fields)}</Td>
+              <Td className="whitespace-nowrap text-slate-500">{formatDate(r.updatedAt)}</Td>
+            </tr>
+          ))}
+        </Table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,62 @@
+import Link from 'next/link';
+import { Card, PageHeader } from '@/app/_components/ui';
+import { getCaller } from '@/app/_trpc/server';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'Dashboard' };
+
+export default async function DashboardPage() {
+  const caller = await getCaller();
+  const [overview, { current }] = await Promise.all([caller.projects.overview(), caller.projects.mine()]);
+  const tiles = [
+    { label: 'Members', value: overview.memberCount, href: '/members' },
+    { label: 'Records', value: overview.recordCount, href: '/records' },
+    { label: 'Record types', value: overview.recordTypeCount, href: '/record-types' },
+    ...(current.role === 'admin'
+      ? [{ label: 'Integrations', value: overview.integrationCount, href: '/integrations', note: `${overview.activeKeyCount} active API keys` }]
+      : []),
+  ];
+  return (
+    <>
+      <PageHeader title={current.name} description="What this project holds, at a glance." />
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Project totals">
+        {tiles.map((t) => (
+          <li key={t.label}>
+            <Link href={t.href} className="block rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200 hover:ring-brand-500">
+              <p className="text-sm text-slate-500">{t.label}</p>
+              <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">{t.value}</p>
+              {'note' in t && <p className="mt-1 text-xs text-slate-500">{t.note}</p>}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-8 grid gap-4 lg:grid-cols-2">
+        <Card title="Calling the API">
+          <p className="text-sm text-slate-600">
+            Integrations call <code className="rounded bg-slate-100 px-1">/api/v1</code> with{' '}
+            <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;API key&gt;</code>. Keys are created per
+            integration and shown once.
+          </p>
+          <pre className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+            {`curl -H "Authorization: Bearer $CAREBASE_KEY" \\\n  "$ORIGIN/api/v1/record?fields=%7B%22plan%22%3A%22premium%22%7D"`}
+          </pre>
+          <p className="mt-3 text-sm">
+            <Link href="/api-reference" className="font-medium text-brand-700 hover:underline">
+              Open the API reference →
+            </Link>
+          </p>
+        </Card>
+        <Card title="Who reads what">
+          <p className="text-sm text-slate-600">
+            Admins read every record. Any other role reads only its own records, and only of record types whose
+            permissions grant that role <em>read</em>. Edit the grants under{' '}
+            <Link href="/record-types" className="font-medium text-brand-700 hover:underline">
+              Record types
+            </Link>
+            .
+          </p>
+        </Card>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,24 @@
+'use server';
+
+import { AuthError } from 'next-auth';
+import { signIn, signOut } from '@/server/auth/next-auth';
+
+export type LoginState = { error?: string; email?: string };
+
+export async function login(_prev: LoginState, form: FormData): Promise<LoginState> {
+  const email = String(form.get('email') ?? '');
+  const password = String(form.get('password') ?? '');
+  if (!email || !password) return { error: 'Enter your email and password', email };
+  const next = String(form.get('next') ?? '/');
+  try {
+    await signIn('credentials', { email, password, redirectTo: next.startsWith('/') && !next.startsWith('//') ? next : '/' });
+  } catch (e) {
+    if (e instanceof AuthError) return { error: 'Wrong email or password', email };
+    throw e; // the redirect after a successful sign-in
+  }
+  return {};
+}
+
+export async function logout(): Promise<void> {
+  await signOut({ redirectTo: '/login' });
+}

@@ -1,0 +1,16 @@
+import { createCallerFactory, router } from './init';
+import { integrationsRouter } from './routers/integrations';
+import { membersRouter } from './routers/members';
+import { projectsRouter } from './routers/projects';
+import { recordsRouter, recordTypesRouter } from './routers/records';
+
+export const appRouter = router({
+  projects: projectsRouter,
+  members: membersRouter,
+  recordTypes: recordTypesRouter,
+  records: recordsRouter,
+  integrations: integrationsRouter,
+});
+
+export type AppRouter = typeof appRouter;
+export const createCaller = createCallerFactory(appRouter);
