@@ -170,7 +170,7 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
         {roles.length === 0 && <p className="mt-2 text-sm text-slate-500">No role besides admin may read records of this type yet.</p>}
         {isAdmin && (
           <>
-            <form onSubmit={addRole} className="mt-4 flex max-w-xl items-end gap-2" aria-label="Add a role">
+            <form onSubmit={addRole} className="mt-4 flex max-w-xl items-end gap-2">
               <TextField label="Add a role" placeholder="caregiver" value={newRole} onChange={(e) => setNewRole(e.target.value)} error={roleError} className="flex-1" />
               <Button type="submit" variant="secondary" className="mb-[1px]">
                 Add role

@@ -1,0 +1,68 @@
+import { defineConfig } from '@playwright/test';
+
+const PORT = 3100;
+export const E2E = {
+  baseURL: `http://127.0.0.1:${PORT}`,
+  adminEmail: 'admin@e2e.test',
+  adminPassword: 'e2e-admin-password',
+  coordinatorEmail: 'coordinator@e2e.test',
+  coordinatorPassword: 'e2e-coordinator-password',
+  apiKey: 'cb_key_e2e_0123456789abcdefghijklmnop',
+};
+
+const serverEnv = {
+  PGLITE_DIR: '.data-e2e',
+  AUTH_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e',
+  ADMIN_EMAIL: E2E.adminEmail,
+  ADMIN_PASSWORD: E2E.adminPassword,
+  SEED_API_KEY: E2E.apiKey,
+  SEED_DEMO: 'false',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
+
+/**
+ * Browser tests run against a production build on its own PGlite dir, seeded by the CLI before the
+ * server starts (the CLI refuses a dir that a running server holds). Debian's Chromium, no downloads.
+ */
+export default defineConfig({
+  testDir: 'e2e',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? 'list' : [['list']],
+  use: {
+    baseURL: E2E.baseURL,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1360, height: 900 } } }],
+  webServer: {
+    command: [
+      'rm -rf .data-e2e',
+      'npx next build',
+      'npx tsx server/cli/carebase.ts seed',
+      `npx tsx server/cli/carebase.ts user create --email ${E2E.coordinatorEmail} --password ${E2E.coordinatorPassword} --role coordinator --project 1`,
+      `NEXT_MANUAL_SIG_HANDLE=true npx next start -H 127.0.0.1 -p ${PORT}`,
+    ].join(' && '),
+    url: `${E2E.baseURL}/login`,
+    timeout: 400_000,
+    reuseExistingServer: !process.env.CI,
+    env: serverEnv,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});
