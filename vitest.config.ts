@@ -5,6 +5,8 @@ export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
   test: {
     include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts'],
+    // next-auth imports `next/server` without an extension; let Vite resolve it.
+    server: { deps: { inline: ['next-auth', '@auth/core'] } },
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,

@@ -26,6 +26,7 @@ function typeOf(s: Schema | undefined): string {
   if (Array.isArray(s.anyOf)) return (s.anyOf as Schema[]).map(typeOf).join(' | ');
   if (s.type === 'array') return `${typeOf(s.items as Schema)}[]`;
   if (Array.isArray(s.enum)) return (s.enum as string[]).map((v) => JSON.stringify(v)).join(' | ');
+  if (Array.isArray(s.type)) return (s.type as string[]).join(' | ');
   return String(s.type ?? 'any');
 }
 

@@ -50,7 +50,7 @@ export function MemberForm({
           name="role"
           defaultValue={initial?.role ?? 'user'}
           error={errors.role}
-          hint="Free text; record type permissions grant access per role. `admin` may do everything."
+          hint="Free text; record type permissions grant access per role. The admin role may do everything."
         />
         <TextField label="External ID" name="externalId" defaultValue={initial?.externalId ?? ''} error={errors.externalId} hint="Your CRM's id for this person (optional)" />
       </div>

@@ -117,7 +117,7 @@ export function MemberDetail({ id }: { id: number }) {
           )}
         </Card>
         {isAdmin && (
-          <Card title="Access token">
+          <Card title="Access token" className="self-start">
             <p className="mb-3 text-sm text-slate-600">
               A member token lets an app act as this member through the API, with the member&apos;s role.
             </p>

@@ -1,0 +1,44 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-cli-'));
+const run = (...args: string[]) =>
+  spawnSync('npx', ['tsx', 'server/cli/carebase.ts', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: dir, SEED_DEMO: 'false' },
+    timeout: 60_000,
+  });
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('carebase CLI', () => {
+  it('creates projects with an exact API key, and users', () => {
+    const project = run('project', 'create', '--name', 'CLI project', '--api-key', 'cb_key_cli_0123456789abcdef');
+    expect(project.status, project.stderr).toBe(0);
+    const out = JSON.parse(project.stdout.trim().split('\n').at(-1)!) as { projectId: number; apiKey: string };
+    expect(out).toEqual({ projectId: expect.any(Number), apiKey: 'cb_key_cli_0123456789abcdef' });
+    const user = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'coordinator', '--project', String(out.projectId));
+    expect(user.status, user.stderr).toBe(0);
+    const bad = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'owner', '--project', '1');
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--role');
+    expect(run('frobnicate').stderr).toContain('Unknown command');
+  });
+
+  it('refuses a PGlite dir that a running process holds', async () => {
+    const holder = spawn('sleep', ['30']);
+    try {
+      fs.writeFileSync(path.join(dir, 'carebase.lock'), String(holder.pid));
+      const res = run('migrate');
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain(`is held by process ${holder.pid}`);
+    } finally {
+      holder.kill();
+    }
+    await new Promise((r) => holder.once('exit', r));
+    expect(run('migrate').status).toBe(0);
+  });
+});
