@@ -12,6 +12,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   secret: getEnv().authSecret,
   session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+  // A wrong password is an expected outcome, not a server error worth a stack trace in the log.
+  logger: {
+    error(error) {
+      if (error.name === 'CredentialsSignin' || (error as { type?: string }).type === 'CredentialsSignin') return;
+      console.error('[auth]', error);
+    },
+  },
   pages: { signIn: '/login' },
   providers: [
     Credentials({

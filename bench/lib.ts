@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export type LoadResult = {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** Requests per second in the first and last tenth of the run, to see decay. */
+  firstRps: number;
+  lastRps: number;
+};
+
+/** Drives `url()` (a fresh path per request) with autocannon and buckets responses per second. */
+export async function load(name: string, opts: { base: string; path: () => string; token: string; connections: number; seconds: number }): Promise<LoadResult> {
+  const perSecond = new Map<number, number>();
+  const start = Date.now();
+  let finish!: (r: autocannon.Result) => void;
+  let fail!: (e: unknown) => void;
+  const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
+  const instance = autocannon(
+    {
+    url: opts.base,
+    connections: opts.connections,
+    duration: opts.seconds,
+    headers: { authorization: `Bearer ${opts.token}` },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path() }) }],
+    },
+    (err, result) => (err ? fail(err) : finish(result)),
+  );
+  instance.on('response', () => {
+    const s = Math.floor((Date.now() - start) / 1000);
+    perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
+  });
+  const result = await done;
+  const secs = [...perSecond.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  const full = secs.slice(1, opts.seconds); // drop the partial first and last seconds
+  const tenth = Math.max(1, Math.floor(full.length / 10));
+  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    firstRps: avg(full.slice(0, tenth)),
+    lastRps: avg(full.slice(-tenth)),
+  };
+}
+
+export function printTable(title: string, rows: Record<string, string | number>[]): void {
+  const cols = Object.keys(rows[0] ?? {});
+  const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(2)) : v);
+  const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]!).length)));
+  const line = (vals: string[]) => `| ${vals.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
+  console.log(`\n${title}\n${line(cols)}\n| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+  for (const r of rows) console.log(line(cols.map((c) => cell(r[c]!))));
+}
+
+export function startProcess(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[${cmd}] ${d.toString()}`));
+  return child;
+}
+
+export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(url);
+      if (res.status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}

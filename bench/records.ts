@@ -1,0 +1,121 @@
+/**
+ * bench/records: 200,000 records (1,000 members, 5 types) in PostgreSQL, served by `next start`, driven
+ * with autocannon (20 connections) on the `fields` filter (~1 % selectivity) and on the per-type list as
+ * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
+ */
+import fs from 'node:fs';
+import postgres from 'postgres';
+import { load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { startCeiling } from './records-ceiling';
+
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'carebase_bench';
+const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
+const CONNECTIONS = 20;
+const POOL = 20;
+const APP_PORT = 3201;
+const CEILING_PORT = 3202;
+const API_KEY = 'cb_key_bench_records_0123456789abcdef';
+const MEMBERS = 1000;
+const RECORDS = 200_000;
+const TYPES = ['profile', 'preferences', 'consent', 'contact', 'notes'];
+
+async function prepareDatabase(): Promise<{ projectId: number; firstMember: number }> {
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.unsafe(`create database ${DB_NAME}`);
+  await admin.end();
+
+  process.env.DATABASE_URL = DATABASE_URL;
+  const { migrateDb, getDb, closeDb } = await import('@/db/client');
+  const { createProject } = await import('@/server/services/projects/projects');
+  await migrateDb();
+  const db = await getDb();
+  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Bench', apiKey: API_KEY }));
+  await closeDb();
+
+  const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  const t0 = Date.now();
+  for (const [i, type] of TYPES.entries()) {
+    const permissions = i < 3 ? { user: { read: true } } : {};
+    await sql`insert into record_type (project_id, type, permissions) values (${projectId}, ${type}, ${sql.json(permissions)})`;
+  }
+  const [first] = await sql<{ id: number }[]>`
+    insert into member (project_id, role, name, email)
+    select ${projectId}, 'user', 'Member ' || g, 'm' || g || '@bench.test' from generate_series(1, ${MEMBERS}) g
+    returning id`;
+  const firstMember = first!.id;
+  // bucket 0..99 gives the ~1 % selectivity of the fields filter; types and members spread evenly.
+  await sql`
+    insert into record (project_id, type, member_id, fields)
+    select ${projectId},
+           (${sql.array(TYPES)}::text[])[1 + (g % ${TYPES.length})],
+           ${firstMember} + (g % ${MEMBERS}),
+           jsonb_build_object('bucket', (g / 7) % 100, 'status', case when g % 3 = 0 then 'active' else 'paused' end,
+                              'score', g % 1000, 'address', jsonb_build_object('city', 'City ' || (g % 50)))
+    from generate_series(1, ${RECORDS}) g`;
+  await sql`analyze`;
+  console.log(`loaded ${RECORDS} records, ${MEMBERS} members, ${TYPES.length} types in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  const [plan] = await sql.unsafe(
+    `explain (analyze, format json) select * from record where project_id = ${projectId} and id > 0 and fields @> '{"bucket": 42}' order by id limit 101`,
+  );
+  const top = (plan as unknown as { 'QUERY PLAN': { Plan: { 'Node Type': string; 'Actual Total Time': number } }[] })['QUERY PLAN'][0]!.Plan;
+  console.log(`fields filter plan: ${top['Node Type']}, ${top['Actual Total Time'].toFixed(2)} ms`);
+  await sql.end();
+  return { projectId, firstMember };
+}
+
+export async function benchRecords(): Promise<void> {
+  const { firstMember } = await prepareDatabase();
+  if (!fs.existsSync('.next/BUILD_ID')) {
+    console.log('building the app (next build)…');
+    const build = startProcess('npx', ['next', 'build'], {});
+    await new Promise((r) => build.once('exit', r));
+  }
+  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(APP_PORT)], {
+    DATABASE_URL,
+    DB_POOL_MAX: String(POOL),
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    CAREBASE_AUTO_MIGRATE: 'false',
+    NEXT_MANUAL_SIG_HANDLE: 'true',
+    NEXT_TELEMETRY_DISABLED: '1',
+  });
+  const ceiling = await startCeiling(DATABASE_URL, CEILING_PORT, POOL);
+  try {
+    await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);
+    const rand = (n: number) => Math.floor(Math.random() * n);
+    const fieldsPath = () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}`;
+    const actorPath = () => `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}`;
+    const run = (name: string, port: number, path: () => string) =>
+      load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds: SECONDS });
+    // Warm both (JIT, plan caches, connection pools) before measuring.
+    await run('warm', APP_PORT, fieldsPath).then(() => run('warm', APP_PORT, actorPath));
+    const results: LoadResult[] = [];
+    results.push(await run('app    GET /record?fields=', APP_PORT, fieldsPath));
+    results.push(await run('ceiling GET /record?fields=', CEILING_PORT, fieldsPath));
+    results.push(await run('app    GET /record/<type>?actorId=', APP_PORT, actorPath));
+    results.push(await run('ceiling GET /record/<type>?actorId=', CEILING_PORT, actorPath));
+    printTable(
+      `bench/records: ${RECORDS} records, ${CONNECTIONS} connections, ${SECONDS} s each, PostgreSQL, pool ${POOL}`,
+      results.map((r) => ({
+        run: r.name,
+        'req/s': Math.round(r.rps),
+        'p50 ms': r.p50,
+        'p99 ms': r.p99,
+        'first 10% req/s': Math.round(r.firstRps),
+        'last 10% req/s': Math.round(r.lastRps),
+        'non-2xx': r.non2xx,
+        errors: r.errors,
+      })),
+    );
+    const ratio = (a: LoadResult, c: LoadResult) => `${(a.rps / c.rps).toFixed(2)} of ceiling`;
+    printTable('app / ceiling', [
+      { query: 'fields filter', throughput: ratio(results[0]!, results[1]!), 'app p99 ms': results[0]!.p99, 'goal': '>= 0.40, p99 < 50' },
+      { query: 'type as actor', throughput: ratio(results[2]!, results[3]!), 'app p99 ms': results[2]!.p99, 'goal': '>= 0.40, p99 < 50' },
+    ]);
+  } finally {
+    await stopProcess(app);
+    await ceiling.close();
+  }
+}

@@ -1,0 +1,11 @@
+/** `npm run bench [name]`: runs the benchmarks (all, or the one named), each printing its table. */
+import { benchRecords } from './records';
+
+const benches: Record<string, () => Promise<void>> = { records: benchRecords };
+const only = process.argv[2];
+for (const [name, fn] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  console.log(`\n=== bench/${name}`);
+  await fn();
+}
+process.exit(0);
