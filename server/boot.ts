@@ -1,6 +1,7 @@
 import { closeDb, getDb, migrateDb } from '@/db/client';
 import { seedIfEmpty } from '@/db/seed';
 import { getEnv } from './env';
+import { startEmbeddedExecutor, stopExecutor } from './executor';
 
 const BOOTED = Symbol.for('carebase.booted');
 type G = typeof globalThis & { [BOOTED]?: boolean };
@@ -17,12 +18,15 @@ export async function bootServer(): Promise<void> {
   const env = getEnv();
   if (env.CAREBASE_AUTO_MIGRATE === 'true') await migrateDb();
   await seedIfEmpty(await getDb());
+  if (env.CAREBASE_EXECUTOR === 'embedded') startEmbeddedExecutor();
+  else (await import('@/inngest/client')).connectInngestNotifier();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: closing the database…`);
-    closeDb()
+    stopExecutor()
+      .then(() => closeDb())
       .catch((e: unknown) => console.error('Error while closing the database', e))
       .finally(() => process.exit(0));
   };

@@ -20,6 +20,18 @@ const schema = z
     SEED_API_KEY: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
     SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
     CAREBASE_AUTO_MIGRATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
+    WEBHOOK_ALLOWED_CIDRS: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('')
+        .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean)),
+    ),
+    EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    EXECUTOR_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
+    INNGEST_DEV: z.preprocess(emptyToUndefined, z.string().optional()),
+    INNGEST_EVENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
+    INNGEST_SIGNING_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     CAREBASE_EXECUTOR: z.preprocess(emptyToUndefined, z.enum(['embedded', 'inngest']).default('embedded')),
   })
   .transform((env) => ({

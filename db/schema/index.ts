@@ -3,3 +3,4 @@ export * from './members';
 export * from './integrations';
 export * from './records';
 export * from './events';
+export * from './webhooks';

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { getEnv } from '@/server/env';
 
@@ -44,4 +44,20 @@ export function generatePassword(): string {
 /** A key derived from AUTH_SECRET for one purpose, so secrets for cursors and sessions never coincide. */
 export function derivedKey(purpose: string): Buffer {
   return createHmac('sha256', getEnv().authSecret).update(`carebase:${purpose}`).digest();
+}
+
+/** AES-256-GCM for secrets we must be able to read back (webhook signing secrets): `v1.iv.tag.data`. */
+export function encryptSecret(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', derivedKey('secret-encryption'), iv);
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+}
+
+export function decryptSecret(stored: string): string {
+  const [version, iv, tag, data] = stored.split('.');
+  if (version !== 'v1' || !iv || !tag || !data) throw new Error('Unreadable encrypted secret');
+  const decipher = createDecipheriv('aes-256-gcm', derivedKey('secret-encryption'), Buffer.from(iv, 'base64url'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }

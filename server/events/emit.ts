@@ -1,11 +1,56 @@
-import { events } from '@/db/schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '@/db/client';
+import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { withTransaction, type ServiceContext } from '@/server/context';
+import { AppError } from '@/server/errors';
+import { notifyNewWork } from '@/server/executor';
+import { SYNC_TIMEOUT_MS, sendAttempt } from '@/server/webhooks/send';
 import type { EventName } from './catalogue';
 
+type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
+
+async function hooksFor(db: Queryable, projectId: number, event: EventName): Promise<Hook[]> {
+  return db
+    .select({ id: webhooks.id, url: webhooks.url, configurationId: webhooks.configurationId, strategy: webhookTriggers.strategy })
+    .from(webhookTriggers)
+    .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
+    .where(and(eq(webhookTriggers.projectId, projectId), eq(webhookTriggers.event, event), eq(webhooks.enabled, true)));
+}
+
 /**
- * The one path every operation with an event goes through. The work runs in a transaction that also
- * records the event (name, params, responseData), so an event exists exactly when its change committed.
- * `params` is the operation's input; `responseData` is the resource as the REST answer shows it.
+ * A synchronous call (`before` or `handle`), logged as a one-attempt delivery. Any failure fails the API
+ * call with 502 webhook_failed; a `handle` answer must be JSON, and becomes the operation's output.
+ */
+async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body: Record<string, unknown>): Promise<unknown> {
+  const payload = JSON.stringify(body);
+  const [delivery] = await ctx.db
+    .insert(webhookDeliveries)
+    .values({ projectId: ctx.projectId, webhookId: hook.id, event, payload, status: 'pending', nextAttemptAt: null })
+    .returning({ id: webhookDeliveries.id });
+  const result = await sendAttempt(ctx.db, { id: delivery!.id, payload }, 1, hook, { now: ctx.clock(), timeoutMs: SYNC_TIMEOUT_MS });
+  let output: unknown;
+  let failure: string | undefined = result.ok ? undefined : result.error;
+  if (result.ok && hook.strategy === 'handle') {
+    try {
+      output = JSON.parse(result.body);
+    } catch {
+      failure = 'the handle webhook did not answer JSON';
+    }
+  }
+  await ctx.db
+    .update(webhookDeliveries)
+    .set({ status: failure ? (result.ok || !result.blocked ? 'failed' : 'blocked') : 'delivered', attemptCount: 1, deliveredAt: failure ? null : new Date() })
+    .where(eq(webhookDeliveries.id, delivery!.id));
+  if (failure) throw new AppError('webhook_failed', `The ${hook.strategy} webhook ${hook.id} failed: ${failure}`);
+  return output;
+}
+
+/**
+ * The one path every operation with an event goes through (CONTRACT 7):
+ * 1. `before` webhooks, synchronously; any failure aborts with 502 and nothing is stored;
+ * 2. a `handle` webhook runs instead of the work, its JSON answer is the result;
+ * 3. otherwise the work runs in one transaction that also records the event and one delivery row per
+ *    `after` webhook, so deliveries exist exactly when the change committed; the executor is woken.
  */
 export async function emit<T>(
   ctx: ServiceContext,
@@ -13,9 +58,37 @@ export async function emit<T>(
   params: Record<string, unknown>,
   work: (tx: ServiceContext) => Promise<T>,
 ): Promise<T> {
-  return withTransaction(ctx, async (tx) => {
-    const result = await work(tx);
-    await tx.db.insert(events).values({ projectId: ctx.projectId, name, params, responseData: result ?? null });
-    return result;
+  const hooks = await hooksFor(ctx.db, ctx.projectId, name);
+  const base = { event: name, projectId: ctx.projectId, params };
+  for (const hook of hooks.filter((h) => h.strategy === 'before')) await callSync(ctx, hook, name, base);
+  const handle = hooks.find((h) => h.strategy === 'handle');
+  const after = hooks.filter((h) => h.strategy === 'after');
+
+  // The handle call happens outside the transaction: no lock is held while an integration answers.
+  const handled = handle ? { output: (await callSync(ctx, handle, name, base)) as T } : undefined;
+  let newWork: { deliveryId: number; webhookId: number }[] = [];
+  const result = await withTransaction(ctx, async (tx) => {
+    const output = handled ? handled.output : await work(tx);
+    const [event] = await tx.db
+      .insert(events)
+      .values({ projectId: ctx.projectId, name, params, responseData: output ?? null })
+      .returning({ id: events.id });
+    if (after.length > 0) {
+      const payload = JSON.stringify({ ...base, responseData: output ?? null });
+      const now = ctx.clock();
+      const rows = await tx.db
+        .insert(webhookDeliveries)
+        .values(after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: event!.id, event: name, payload, nextAttemptAt: now })))
+        .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
+      newWork = rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }));
+    }
+    return output;
   });
+  notifyNewWork(newWork);
+  return result;
+}
+
+/** Deliveries of one event, for tests and the admin UI. */
+export async function deliveriesOfEvent(db: Queryable, eventIds: number[]) {
+  return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, eventIds));
 }

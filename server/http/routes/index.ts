@@ -3,9 +3,10 @@ import { withApi } from '@/server/http/with-api';
 import { integrationRoutes } from './integrations';
 import { memberRoutes } from './members';
 import { recordRoutes, recordTypeRoutes } from './records';
+import { webhookRoutes } from './webhooks';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 

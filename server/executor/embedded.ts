@@ -1,0 +1,82 @@
+import { getDb } from '@/db/client';
+import { attemptDelivery } from '@/server/jobs/attempt-delivery';
+import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+
+export const LEASE_MS = 60_000;
+const IDLE_POLL_MS = 1_000;
+
+/**
+ * The default executor: a loop in the server process that claims due deliveries and runs them at
+ * bounded concurrency. It is woken after each commit that wrote work, and polls every second for
+ * retries that came due.
+ */
+export class EmbeddedExecutor {
+  private running = false;
+  private inFlight = 0;
+  private wakeUp: (() => void) | undefined;
+  private loopDone: Promise<void> | undefined;
+  private readonly tasks = new Set<Promise<unknown>>();
+
+  constructor(private readonly opts: { concurrency: number; leaseMs?: number }) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+    await Promise.allSettled([...this.tasks]);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let claimed: number[] = [];
+      const free = this.opts.concurrency - this.inFlight;
+      if (free > 0) {
+        try {
+          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs ?? LEASE_MS);
+        } catch (e) {
+          console.error('[executor] claiming failed', e);
+        }
+        for (const id of claimed) this.run(id);
+      }
+      if (claimed.length === 0 || claimed.length < free) await this.sleep(IDLE_POLL_MS);
+      else await this.sleep(0);
+    }
+  }
+
+  private run(deliveryId: number): void {
+    this.inFlight++;
+    const task = getDb()
+      .then((db) => attemptDelivery(db, deliveryId))
+      .catch((e: unknown) => console.error(`[executor] delivery ${deliveryId} failed to run`, e))
+      .finally(() => {
+        this.inFlight--;
+        this.tasks.delete(task);
+        this.wake();
+      });
+    this.tasks.add(task);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+}

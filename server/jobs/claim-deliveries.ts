@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '@/db/client';
+
+/** postgres.js cannot bind a Date in raw SQL; ISO strings cast to timestamptz work on both drivers. */
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** Rows from `db.execute`, which PGlite returns as `{rows}` and postgres.js as an array. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker: `FOR UPDATE SKIP LOCKED` lets several workers
+ * (or app instances) share the table without waiting on each other, and the lease hands a row back to
+ * the pool if its worker dies mid-attempt (at-least-once delivery).
+ */
+export async function claimDueDeliveries(db: Queryable, limit: number, now: Date, leaseMs: number): Promise<number[]> {
+  const result = await db.execute(sql`
+    update webhook_delivery d set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
+    from (
+      select id from webhook_delivery
+      where status = 'pending' and next_attempt_at <= ${ts(now)} and (lease_until is null or lease_until < ${ts(now)})
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    ) due
+    where d.id = due.id
+    returning d.id`);
+  return rowsOf<{ id: number | string }>(result).map((r) => Number(r.id));
+}
+
+/** Claims one named delivery if it is due and not leased (the Inngest path: one event, one row). */
+export async function claimDelivery(db: Queryable, deliveryId: number, now: Date, leaseMs: number): Promise<boolean> {
+  const result = await db.execute(sql`
+    update webhook_delivery set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
+    where id = ${deliveryId} and status = 'pending' and next_attempt_at <= ${ts(now)}
+      and (lease_until is null or lease_until < ${ts(now)})
+    returning id`);
+  return rowsOf(result).length === 1;
+}
+
+/** Due deliveries nobody has taken for a while: announced again by the Inngest sweep. */
+export async function findStrandedDeliveries(db: Queryable, now: Date, graceMs: number, limit: number) {
+  const result = await db.execute(sql`
+    select id, webhook_id from webhook_delivery
+    where status = 'pending' and next_attempt_at <= ${ts(new Date(now.getTime() - graceMs))}
+      and (lease_until is null or lease_until < ${ts(now)})
+    order by next_attempt_at limit ${limit}`);
+  return rowsOf<{ id: number | string; webhook_id: number }>(result).map((r) => ({ deliveryId: Number(r.id), webhookId: Number(r.webhook_id) }));
+}
