@@ -61,7 +61,8 @@ export function printTable(title: string, rows: Record<string, string | number>[
 }
 
 export function startProcess(cmd: string, args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so stopping it stops what npx started too.
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[${cmd}] ${d.toString()}`));
   return child;
 }
@@ -83,7 +84,14 @@ export async function waitForHttp(url: string, timeoutMs = 120_000): Promise<voi
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* already gone */
+    }
+  };
+  signalGroup('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
+  if (child.exitCode === null) signalGroup('SIGKILL');
 }

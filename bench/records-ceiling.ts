@@ -6,8 +6,8 @@ import postgres from 'postgres';
  * The ceiling: a bare node:http server running the same SQL as the app (token lookup, actor lookup, the
  * read-scoped record query) through postgres.js with the same pool size, answering the same JSON.
  */
-export function startCeiling(databaseUrl: string, port: number, poolMax: number): Promise<{ close: () => Promise<void> }> {
-  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {} });
+export function startCeiling(databaseUrl: string, port: number, poolMax: number, prepare = true): Promise<{ close: () => Promise<void> }> {
+  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, prepare });
   const iso = (d: Date) => d.toISOString();
   type Row = { id: number; type: string; member_id: number; fields: unknown; created_at: Date; updated_at: Date };
   const dto = (r: Row) => ({ id: r.id, type: r.type, memberId: r.member_id, fields: r.fields, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
@@ -41,7 +41,7 @@ export function startCeiling(databaseUrl: string, port: number, poolMax: number)
           const fields = url.searchParams.get('fields') ?? '{}';
           rows = await sql<Row[]>`
             select id, project_id, type, member_id, fields, created_at, updated_at from record
-            where project_id = ${projectId} and id > 0 and fields @> ${fields}::jsonb
+            where project_id = ${projectId} and id > 0 and fields @> ${sql.json(JSON.parse(fields) as postgres.JSONValue)}
             order by id asc limit ${limit + 1}`;
         }
         const headers: Record<string, string> = { 'content-type': 'application/json' };

@@ -1,5 +1,5 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Queryable } from '@/db/client';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
 import { apiKeys, memberTokens, members } from '@/db/schema';
 import type { Actor } from '@/server/context';
 import { AppError } from '@/server/errors';
@@ -25,48 +25,73 @@ export function readBearer(headers: Headers, url: URL): string {
   return match[1];
 }
 
-export async function resolvePrincipal(db: Queryable, token: string): Promise<Principal> {
-  const hash = hashToken(token);
-  if (token.startsWith('cb_mem_')) {
-    const [row] = await db
+/**
+ * Every API request runs one of these, so they are prepared statements (planned once per connection) and
+ * an integration key is resolved together with its `actorId` member in a single round trip.
+ */
+function buildStatements(db: Db) {
+  return {
+    memberToken: db
       .select({ projectId: memberTokens.projectId, memberId: memberTokens.memberId, role: members.role })
       .from(memberTokens)
       .innerJoin(members, eq(members.id, memberTokens.memberId))
-      .where(and(eq(memberTokens.tokenHash, hash), isNull(memberTokens.revokedAt)))
-      .limit(1);
-    if (row) return { kind: 'member', ...row };
-  } else {
-    const [row] = await db
+      .where(and(eq(memberTokens.tokenHash, sql.placeholder('hash')), isNull(memberTokens.revokedAt)))
+      .limit(1)
+      .prepare('auth_member_token'),
+    apiKey: db
       .select({ projectId: apiKeys.projectId, integrationId: apiKeys.integrationId })
       .from(apiKeys)
-      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
-      .limit(1);
-    if (row) return { kind: 'integration', ...row };
-  }
-  throw unauthenticated('Unknown or revoked token');
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+      .limit(1)
+      .prepare('auth_api_key'),
+    apiKeyWithActor: db
+      .select({
+        projectId: apiKeys.projectId,
+        integrationId: apiKeys.integrationId,
+        actorId: members.id,
+        actorRole: members.role,
+      })
+      .from(apiKeys)
+      .leftJoin(members, and(eq(members.projectId, apiKeys.projectId), eq(members.id, sql.placeholder('actorId'))))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+      .limit(1)
+      .prepare('auth_api_key_actor'),
+  };
 }
 
+const statements = new WeakMap<Db, ReturnType<typeof buildStatements>>();
+function statementsFor(db: Db) {
+  let s = statements.get(db);
+  if (!s) statements.set(db, (s = buildStatements(db)));
+  return s;
+}
+
+const unknownActor = () =>
+  new AppError('invalid_request', 'The request is invalid', [{ path: 'actorId', message: 'No member with this id in the project' }]);
+
 /**
- * The actor a request is evaluated as. An integration key acts as admin, or as the member named by
- * `actorId`; a member token acts as its member and may only name itself.
+ * Who is calling and who the request is evaluated as. An integration key acts as admin, or as the member
+ * named by `actorId`; a member token acts as its member and may only name itself.
  */
-export async function resolveActor(db: Queryable, principal: Principal, actorId: number | undefined): Promise<Actor> {
-  if (principal.kind === 'member') {
-    if (actorId !== undefined && actorId !== principal.memberId) {
+export async function authenticate(db: Db, token: string, actorId: number | undefined): Promise<{ principal: Principal; actor: Actor }> {
+  const hash = hashToken(token);
+  const s = statementsFor(db);
+  if (token.startsWith('cb_mem_')) {
+    const [row] = await s.memberToken.execute({ hash });
+    if (!row) throw unauthenticated('Unknown or revoked token');
+    if (actorId !== undefined && actorId !== row.memberId) {
       throw new AppError('forbidden', 'A member token may only act as its own member');
     }
-    return { kind: 'member', memberId: principal.memberId, role: principal.role };
+    return { principal: { kind: 'member', ...row }, actor: { kind: 'member', memberId: row.memberId, role: row.role } };
   }
-  if (actorId === undefined) return { kind: 'integration', integrationId: principal.integrationId, role: 'admin' };
-  const [member] = await db
-    .select({ id: members.id, role: members.role })
-    .from(members)
-    .where(and(eq(members.id, actorId), eq(members.projectId, principal.projectId)))
-    .limit(1);
-  if (!member) {
-    throw new AppError('invalid_request', 'The request is invalid', [
-      { path: 'actorId', message: 'No member with this id in the project' },
-    ]);
+  if (actorId === undefined) {
+    const [row] = await s.apiKey.execute({ hash });
+    if (!row) throw unauthenticated('Unknown or revoked token');
+    return { principal: { kind: 'integration', ...row }, actor: { kind: 'integration', integrationId: row.integrationId, role: 'admin' } };
   }
-  return { kind: 'member', memberId: member.id, role: member.role };
+  const [row] = await s.apiKeyWithActor.execute({ hash, actorId });
+  if (!row) throw unauthenticated('Unknown or revoked token');
+  const principal: Principal = { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId };
+  if (row.actorId === null || row.actorRole === null) throw unknownActor();
+  return { principal, actor: { kind: 'member', memberId: row.actorId, role: row.actorRole } };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { getDbHandle } from '@/db/client';
-import { readBearer, resolveActor, resolvePrincipal } from '@/server/auth/api-auth';
+import { authenticate, readBearer } from '@/server/auth/api-auth';
 import { createContext } from '@/server/context';
 import { AppError } from '@/server/errors';
 import { readJsonBody } from './body';
@@ -61,11 +61,10 @@ export function withApi(spec: RouteSpec) {
 
       const handle = await getDbHandle();
       const result = await (await dbGate()).run(async () => {
-        const principal = await resolvePrincipal(handle.db, token);
+        const { principal, actor } = await authenticate(handle.db, token, query.actorId as number | undefined);
         if (query.projectId !== undefined && query.projectId !== principal.projectId) {
           throw new AppError('forbidden', 'The token does not belong to this project');
         }
-        const actor = await resolveActor(handle.db, principal, query.actorId as number | undefined);
         const ctx = createContext(handle.db, principal.projectId, actor);
         return spec.handler(ctx, { params, query, body, page: { limit, afterId } });
       });

@@ -1,4 +1,6 @@
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { canReadEverything } from '@/server/auth/guards';
 import { records } from '@/db/schema';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { notFound } from '@/server/errors';
@@ -6,6 +8,7 @@ import type { Page } from '@/server/http/define-route';
 import { requireMemberInProject } from '@/server/services/members/members';
 import { afterId, iso, mergePatch, pageLimit } from '@/server/services/shared';
 import { recordReadScope, requireRecordWrite } from './access';
+import { recordListStatement } from './list-statements';
 import type { CreateRecordInput, ListRecordsQuery, RecordDto, UpdateRecordInput } from './schemas';
 
 type Row = typeof records.$inferSelect;
@@ -31,20 +34,31 @@ export async function createRecord(ctx: ServiceContext, type: string, input: Cre
 
 /** Lists records the actor may read; `fields` matches by containment (served by the GIN index). */
 export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, page?: Page): Promise<RecordDto[]> {
-  const where: (SQL | undefined)[] = [
-    eq(records.projectId, ctx.projectId),
-    gt(records.id, afterId(page)),
-    recordReadScope(ctx),
-  ];
-  if (query.type) where.push(eq(records.type, query.type));
-  if (query.memberId) where.push(eq(records.memberId, query.memberId));
-  if (query.fields) where.push(sql`${records.fields} @> ${JSON.stringify(query.fields)}::jsonb`);
-  const rows = await ctx.db
-    .select()
-    .from(records)
-    .where(and(...where))
-    .orderBy(asc(records.id))
-    .limit(pageLimit(page));
+  const actor = ctx.actor;
+  const scoped = !canReadEverything(actor);
+  if (scoped && actor.kind !== 'member') return [];
+  if (query.fields !== undefined) {
+    const where: (SQL | undefined)[] = [
+      eq(records.projectId, ctx.projectId),
+      gt(records.id, afterId(page)),
+      recordReadScope(ctx),
+      sql`${records.fields} @> ${JSON.stringify(query.fields)}::jsonb`,
+    ];
+    if (query.type) where.push(eq(records.type, query.type));
+    if (query.memberId) where.push(eq(records.memberId, query.memberId));
+    const rows = await ctx.db.select().from(records).where(and(...where)).orderBy(asc(records.id)).limit(pageLimit(page));
+    return rows.map(toDto);
+  }
+  const statement = recordListStatement(ctx.db as Db, { scoped, type: query.type !== undefined, member: query.memberId !== undefined });
+  const rows = await statement.execute({
+    projectId: ctx.projectId,
+    afterId: afterId(page),
+    limit: pageLimit(page),
+    actorId: actor.kind === 'member' ? actor.memberId : undefined,
+    role: actor.role,
+    type: query.type,
+    memberId: query.memberId,
+  });
   return rows.map(toDto);
 }
 
