@@ -18,6 +18,8 @@ const serverEnv = {
   SEED_API_KEY: E2E.apiKey,
   SEED_DEMO: 'false',
   NEXT_TELEMETRY_DISABLED: '1',
+  // The browser tests' webhook receivers listen on loopback, which production refuses by default.
+  WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
 };
 
 /**

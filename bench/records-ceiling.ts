@@ -17,31 +17,35 @@ export function startCeiling(databaseUrl: string, port: number, poolMax: number,
       try {
         const url = new URL(req.url!, 'http://x');
         const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
-        const [key] = await sql<{ project_id: number }[]>`
-          select project_id, integration_id from api_key
-          where key_hash = ${createHash('sha256').update(token).digest('hex')} and revoked_at is null limit 1`;
-        if (!key) return void res.writeHead(401).end();
-        const projectId = key.project_id;
+        const hash = createHash('sha256').update(token).digest('hex');
         const limit = 100;
         let rows: Row[];
         const typed = /^\/api\/v1\/record\/([^/]+)$/.exec(url.pathname);
         if (typed) {
+          // The app resolves the key and the actor member in one query; so does the ceiling.
           const actorId = Number(url.searchParams.get('actorId'));
-          const [actor] = await sql<{ id: number; role: string }[]>`
-            select id, role from member where id = ${actorId} and project_id = ${projectId} limit 1`;
-          if (!actor) return void res.writeHead(400).end();
+          const [key] = await sql<{ project_id: number; actor_id: number | null; actor_role: string | null }[]>`
+            select k.project_id, k.integration_id, m.id as actor_id, m.role as actor_role
+            from api_key k left join member m on m.project_id = k.project_id and m.id = ${actorId}
+            where k.key_hash = ${hash} and k.revoked_at is null limit 1`;
+          if (!key) return void res.writeHead(401).end();
+          if (key.actor_id === null) return void res.writeHead(400).end();
+          const projectId = key.project_id;
           rows = await sql<Row[]>`
             select id, project_id, type, member_id, fields, created_at, updated_at from record
-            where project_id = ${projectId} and id > 0 and member_id = ${actor.id}
-              and type in (select type from record_type where project_id = ${projectId}
-                           and (permissions -> ${actor.role} ->> 'read') = 'true')
+            where project_id = ${projectId} and id > 0 and member_id = ${key.actor_id}
+              and type in (select rt.type from record_type rt where rt.project_id = ${projectId}
+                           and (rt.permissions -> ${key.actor_role}::text ->> 'read') = 'true')
               and type = ${typed[1]!}
             order by id asc limit ${limit + 1}`;
         } else {
+          const [key] = await sql<{ project_id: number }[]>`
+            select project_id, integration_id from api_key where key_hash = ${hash} and revoked_at is null limit 1`;
+          if (!key) return void res.writeHead(401).end();
           const fields = url.searchParams.get('fields') ?? '{}';
           rows = await sql<Row[]>`
             select id, project_id, type, member_id, fields, created_at, updated_at from record
-            where project_id = ${projectId} and id > 0 and fields @> ${sql.json(JSON.parse(fields) as postgres.JSONValue)}
+            where project_id = ${key.project_id} and id > 0 and fields @> ${sql.json(JSON.parse(fields) as postgres.JSONValue)}
             order by id asc limit ${limit + 1}`;
         }
         const headers: Record<string, string> = { 'content-type': 'application/json' };

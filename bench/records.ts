@@ -90,10 +90,10 @@ export async function benchRecords(): Promise<void> {
     const rand = (n: number) => Math.floor(Math.random() * n);
     const fieldsPath = () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}`;
     const actorPath = () => `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}`;
-    const run = (name: string, port: number, path: () => string) =>
-      load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds: SECONDS });
-    // Warm both (JIT, plan caches, connection pools) before measuring.
-    await run('warm', APP_PORT, fieldsPath).then(() => run('warm', APP_PORT, actorPath));
+    const run = (name: string, port: number, path: () => string, seconds = SECONDS) =>
+      load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds });
+    // Warm both servers (JIT, prepared statements, connection pools) before measuring.
+    for (const port of [APP_PORT, CEILING_PORT]) for (const path of [fieldsPath, actorPath]) await run('warm', port, path, 10);
     const results: LoadResult[] = [];
     results.push(await run('app    GET /record?fields=', APP_PORT, fieldsPath));
     results.push(await run('ceiling GET /record?fields=', CEILING_PORT, fieldsPath));

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { Card, PageHeader } from '@/app/_components/ui';
+import { Badge, Card, PageHeader } from '@/app/_components/ui';
 import { getCaller } from '@/app/_trpc/server';
 
 export const dynamic = 'force-dynamic';
@@ -8,6 +8,7 @@ export const metadata = { title: 'Dashboard' };
 export default async function DashboardPage() {
   const caller = await getCaller();
   const [overview, { current }] = await Promise.all([caller.projects.overview(), caller.projects.mine()]);
+  const failing = current.role === 'admin' ? await caller.webhooks.failing() : null;
   const tiles = [
     { label: 'Members', value: overview.memberCount, href: '/members' },
     { label: 'Records', value: overview.recordCount, href: '/records' },
@@ -30,6 +31,37 @@ export default async function DashboardPage() {
           </li>
         ))}
       </ul>
+      {failing && (
+        <section aria-label="Failing webhooks" className="mt-6 rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
+          <div className="flex items-center justify-between">
+            <h2 className="text-sm font-semibold text-slate-900">Failing webhooks</h2>
+            <Link href="/webhooks" className="text-sm text-brand-700 hover:underline">
+              All webhooks
+            </Link>
+          </div>
+          {failing.length === 0 ? (
+            <p className="mt-2 text-sm text-slate-500">No webhook is failing or disabled.</p>
+          ) : (
+            <ul className="mt-2 divide-y divide-slate-100">
+              {failing.map((w) => (
+                <li key={w.id} className="flex flex-wrap items-center justify-between gap-2 py-2 text-sm">
+                  <Link href={`/webhooks/${w.id}`} className="font-medium text-brand-700 hover:underline">
+                    {w.display}
+                  </Link>
+                  <span className="flex items-center gap-2 text-slate-500">
+                    {w.enabled ? (
+                      <Badge tone="amber">failing since {w.failingSince?.toISOString().slice(0, 16).replace('T', ' ')} UTC</Badge>
+                    ) : (
+                      <Badge tone="red">disabled: {w.disabledReason}</Badge>
+                    )}
+                    {w.pending > 0 && <span>{w.pending} pending</span>}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       <div className="mt-8 grid gap-4 lg:grid-cols-2">
         <Card title="Calling the API">
           <p className="text-sm text-slate-600">

@@ -26,7 +26,7 @@ const SECTIONS: { title: string; items: Item[] }[] = [
     title: 'Integrations',
     items: [
       { href: '/integrations', label: 'Integrations & keys', adminOnly: true },
-      { href: '/webhooks', label: 'Webhooks', adminOnly: true, soon: true },
+      { href: '/webhooks', label: 'Webhooks', adminOnly: true },
       { href: '/identity-providers', label: 'Identity providers', adminOnly: true, soon: true },
       { href: '/api-reference', label: 'API reference' },
     ],

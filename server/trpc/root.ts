@@ -3,6 +3,7 @@ import { integrationsRouter } from './routers/integrations';
 import { membersRouter } from './routers/members';
 import { projectsRouter } from './routers/projects';
 import { recordsRouter, recordTypesRouter } from './routers/records';
+import { webhooksRouter } from './routers/webhooks';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -10,6 +11,7 @@ export const appRouter = router({
   recordTypes: recordTypesRouter,
   records: recordsRouter,
   integrations: integrationsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,143 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
+import { Button, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
+import { useTRPC } from '@/app/_trpc/client';
+import { EVENT_NAMES, type EventName } from '@/server/events/catalogue';
+
+type Strategy = 'after' | 'handle' | 'before';
+export type WebhookValues = { display: string; url: string; configurationId: number | null; triggers: { event: EventName; strategy: Strategy }[] };
+
+const STRATEGY_HELP: Record<Strategy, string> = {
+  after: 'after the operation, asynchronously, with its result (retried)',
+  handle: 'instead of the operation; its JSON answer is the result (one per event)',
+  before: 'before the operation; a failure aborts it',
+};
+
+/** Groups events by the resource they concern: member_create and member_delete under "member". */
+const groups = EVENT_NAMES.reduce<Record<string, EventName[]>>((acc, e) => {
+  const area = e.replace(/_(create|update|delete|link|reminder|transition_scheduled|transition_expired)$/, '');
+  (acc[area] ??= []).push(e);
+  return acc;
+}, {});
+
+export function WebhookForm({
+  initial,
+  submitLabel,
+  busy,
+  error,
+  onSubmit,
+  onCancel,
+}: {
+  initial?: Partial<WebhookValues>;
+  submitLabel: string;
+  busy: boolean;
+  error: unknown;
+  onSubmit: (v: WebhookValues) => void;
+  onCancel?: () => void;
+}) {
+  const trpc = useTRPC();
+  const integrations = useQuery(trpc.integrations.list.queryOptions());
+  const [triggers, setTriggers] = useState<Partial<Record<EventName, Strategy>>>(
+    Object.fromEntries((initial?.triggers ?? []).map((t) => [t.event, t.strategy])),
+  );
+  const [localError, setLocalError] = useState<string | null>(null);
+  const errors = fieldErrorsOf(error);
+  const triggerError = localError ?? Object.entries(errors).find(([k]) => k.startsWith('triggers'))?.[1];
+  const count = Object.values(triggers).filter(Boolean).length;
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const f = new FormData(e.currentTarget);
+    const list = Object.entries(triggers)
+      .filter(([, s]) => s)
+      .map(([event, strategy]) => ({ event: event as EventName, strategy: strategy! }));
+    if (list.length === 0) return setLocalError('Choose at least one event');
+    setLocalError(null);
+    const configurationId = Number(f.get('configurationId')) || null;
+    onSubmit({ display: String(f.get('display') ?? '').trim(), url: String(f.get('url') ?? '').trim(), configurationId, triggers: list });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-5" noValidate aria-label={submitLabel}>
+      <ErrorNotice error={formErrorOf(error)} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField label="Name" name="display" defaultValue={initial?.display ?? ''} error={errors.display} placeholder="CRM: new members" />
+        <SelectField label="Integration" name="configurationId" defaultValue={initial?.configurationId ?? ''} error={errors.configurationId} hint="Needed for URLs starting with //endpoint">
+          <option value="">None</option>
+          {(integrations.data ?? []).map((i) => (
+            <option key={i.id} value={i.id}>
+              {i.display}
+              {i.endpointUrl ? ` (${i.endpointUrl})` : ''}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <TextField
+        label="URL"
+        name="url"
+        defaultValue={initial?.url ?? ''}
+        error={errors.url}
+        placeholder="https://crm.example.org/hooks/carebase or //endpoint/hooks/carebase"
+        hint="POSTed with Standard Webhooks signatures. Private and loopback addresses are refused in production."
+      />
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">
+          Events <span className="font-normal text-slate-500">({count} selected)</span>
+        </legend>
+        <p className="mt-1 text-xs text-slate-500">
+          {(Object.keys(STRATEGY_HELP) as Strategy[]).map((s) => (
+            <span key={s} className="mr-3">
+              <strong>{s}</strong>: {STRATEGY_HELP[s]}.
+            </span>
+          ))}
+        </p>
+        {triggerError && (
+          <p role="alert" className="mt-2 text-sm text-red-700">
+            {triggerError}
+          </p>
+        )}
+        <div className="mt-3 grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+          {Object.entries(groups).map(([area, events]) => (
+            <div key={area} className="rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
+              <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{area.replace(/_/g, ' ')}</p>
+              <ul className="space-y-1.5">
+                {events.map((event) => (
+                  <li key={event} className="flex items-center justify-between gap-2">
+                    <label htmlFor={`trigger-${event}`} className="font-mono text-xs text-slate-800">
+                      {event}
+                    </label>
+                    <select
+                      id={`trigger-${event}`}
+                      aria-label={`${event} strategy`}
+                      value={triggers[event] ?? ''}
+                      onChange={(e) => setTriggers((t) => ({ ...t, [event]: (e.target.value || undefined) as Strategy | undefined }))}
+                      className={`rounded border-0 py-0.5 pl-2 pr-7 text-xs ring-1 ring-inset ${triggers[event] ? 'bg-brand-50 font-medium text-brand-700 ring-brand-500' : 'bg-white text-slate-500 ring-slate-300'}`}
+                    >
+                      <option value="">off</option>
+                      <option value="after">after</option>
+                      <option value="handle">handle</option>
+                      <option value="before">before</option>
+                    </select>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex gap-2">
+        <Button type="submit" busy={busy}>
+          {submitLabel}
+        </Button>
+        {onCancel && (
+          <Button variant="secondary" onClick={onCancel}>
+            Cancel
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,158 @@
+/**
+ * bench/webhooks: member_create operations each fanning out to 10 `after` webhooks on a local receiver
+ * (a separate process), on PostgreSQL with the embedded executor. Measures deliveries per second for a
+ * burst of 1,000 operations, and commit-to-delivery latency at a steady 200 operations per second;
+ * beside the ceiling: a plain client posting the same signed bodies with undici and keep-alive.
+ */
+import { fork } from 'node:child_process';
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+import { printTable } from './lib';
+
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'carebase_bench_webhooks';
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const PORT = 3301;
+const WEBHOOKS = 10;
+const OPERATIONS = 1000;
+const STEADY_OPS_PER_S = 200;
+const CONCURRENCY = Number(process.env.BENCH_EXECUTOR_CONCURRENCY ?? 64);
+
+type Receiver = { report: () => Promise<[string, number][]>; reset: () => void; stop: () => void };
+
+async function startReceiverProcess(): Promise<Receiver> {
+  const child = fork('bench/webhook-receiver.mjs', [String(PORT)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  return {
+    report: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { arrivals: [string, number][] }).arrivals));
+        child.send('report');
+      }),
+    reset: () => child.send('reset'),
+    stop: () => child.kill(),
+  };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+
+async function waitForAll(receiver: Receiver, count: number, timeoutMs: number): Promise<[string, number][]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const arrivals = await receiver.report();
+    if (arrivals.length >= count || Date.now() > until) return arrivals;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function benchWebhooks(): Promise<void> {
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.unsafe(`create database ${DB_NAME}`);
+  await admin.end();
+  process.env.DATABASE_URL = DATABASE_URL;
+  process.env.EXECUTOR_CONCURRENCY = String(CONCURRENCY);
+  process.env.DB_POOL_MAX = '20';
+
+  const { migrateDb, getDb, closeDb } = await import('@/db/client');
+  const { createContext } = await import('@/server/context');
+  const { createProject } = await import('@/server/services/projects/projects');
+  const { createWebhook } = await import('@/server/services/webhooks/webhooks');
+  const { createMember } = await import('@/server/services/members/members');
+  const { startEmbeddedExecutor, stopExecutor } = await import('@/server/executor');
+  const { signatureHeader } = await import('@/server/webhooks/signing');
+  await migrateDb();
+  const db = await getDb();
+  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Webhook bench' }));
+  const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
+  const secrets: string[] = [];
+  for (let i = 0; i < WEBHOOKS; i++) {
+    const w = await createWebhook(ctx, { display: `w${i}`, url: `http://127.0.0.1:${PORT}/w${i}`, triggers: [{ event: 'member_create' }] });
+    secrets.push(w.secret);
+  }
+  const receiver = await startReceiverProcess();
+  const deliveriesTotal = OPERATIONS * WEBHOOKS;
+  const rows: Record<string, string | number>[] = [];
+
+  // Ceiling: the same number of signed bodies posted straight to the receiver, same concurrency.
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
+  const body = JSON.stringify({ event: 'member_create', projectId, params: { name: 'x' }, responseData: { id: 1, name: 'x' } });
+  let next = 0;
+  const c0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < deliveriesTotal) {
+        const id = String(++next);
+        const ts = Math.floor(Date.now() / 1000);
+        const res = await request(`http://127.0.0.1:${PORT}/w${next % WEBHOOKS}`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secrets[0]!], id, ts, body) },
+          body,
+        });
+        await res.body.dump();
+      }
+    }),
+  );
+  const ceilingRate = deliveriesTotal / ((performance.now() - c0) / 1000);
+  rows.push({ run: 'ceiling: undici posts', deliveries: deliveriesTotal, 'deliveries/s': Math.round(ceilingRate), 'p50 ms': '-', 'p99 ms': '-' });
+  await agent.close();
+  receiver.reset();
+
+  // Burst: 1,000 operations committed as fast as they go, executor delivering meanwhile.
+  startEmbeddedExecutor();
+  const b0 = Date.now();
+  for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `burst ${i}` });
+  const burstCommitted = Date.now();
+  const burst = await waitForAll(receiver, deliveriesTotal, 120_000);
+  const burstSeconds = (Math.max(...burst.map((a) => a[1])) - b0) / 1000;
+  rows.push({
+    run: `executor: burst of ${OPERATIONS} ops`,
+    deliveries: burst.length,
+    'deliveries/s': Math.round(burst.length / burstSeconds),
+    'p50 ms': '-',
+    'p99 ms': '-',
+  });
+  console.log(`burst: ${OPERATIONS} operations committed in ${((burstCommitted - b0) / 1000).toFixed(1)} s`);
+  receiver.reset();
+
+  // Steady: 200 operations per second for 5 s; latency from the delivery row's commit to its arrival.
+  const sql = postgres(DATABASE_URL, { max: 2, onnotice: () => {} });
+  const [last] = await sql<{ max: number }[]>`select coalesce(max(id), 0)::int as max from webhook_delivery`;
+  const lastBurstId = last!.max;
+  const s0 = Date.now();
+  const interval = 1000 / STEADY_OPS_PER_S;
+  for (let i = 0; i < OPERATIONS; i++) {
+    const due = s0 + i * interval;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    void createMember(ctx, { name: `steady ${i}` });
+  }
+  const steady = await waitForAll(receiver, deliveriesTotal, 120_000);
+  const created = new Map(
+    (await sql<{ id: number; created_at: Date }[]>`select id::int, created_at from webhook_delivery where id > ${lastBurstId}`).map((r) => [String(r.id), r.created_at.getTime()]),
+  );
+  const latencies = steady.map(([id, at]) => at - (created.get(id) ?? at));
+  const steadySeconds = (Math.max(...steady.map((a) => a[1])) - s0) / 1000;
+  rows.push({
+    run: `executor: steady ${STEADY_OPS_PER_S} ops/s`,
+    deliveries: steady.length,
+    'deliveries/s': Math.round(steady.length / steadySeconds),
+    'p50 ms': pct(latencies, 50),
+    'p99 ms': pct(latencies, 99),
+  });
+  await sql.end();
+  await stopExecutor();
+  receiver.stop();
+  await closeDb();
+
+  printTable(`bench/webhooks: ${OPERATIONS} operations x ${WEBHOOKS} after webhooks, PostgreSQL, executor concurrency ${CONCURRENCY}`, rows);
+  const burstRate = rows[1]!['deliveries/s'] as number;
+  printTable('executor / ceiling', [
+    { measure: 'throughput', value: `${((burstRate / ceilingRate) * 100).toFixed(0)} % of ceiling`, goal: '>= 25 %' },
+    { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[2]!['p99 ms']} ms`, goal: '< 1000 ms' },
+  ]);
+}
