@@ -60,7 +60,7 @@ test('an admin registers a webhook, sees deliveries and attempts, tests, rotates
     await expect(page.getByText('HTTP 200')).toBeVisible();
     await expect(page.getByRole('table', { name: 'Request headers' }).first()).toContainText('webhook-signature');
     await expect(page.getByText('{"received":true}')).toBeVisible();
-    await expect(page.getByLabel('Request body')).toContainText('"Webhook Person"');
+    await expect(page.getByRole('region', { name: 'Request body' })).toContainText('"Webhook Person"');
     await snap(page, 'webhook-delivery');
     await page.getByRole('link', { name: /← Webhook #/ }).click();
 

@@ -99,14 +99,14 @@ export function WebhookForm({
             {triggerError}
           </p>
         )}
-        <div className="mt-3 grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        <div className="mt-3 grid gap-3 sm:grid-cols-2">
           {Object.entries(groups).map(([area, events]) => (
             <div key={area} className="rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
               <p className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-500">{area.replace(/_/g, ' ')}</p>
               <ul className="space-y-1.5">
                 {events.map((event) => (
                   <li key={event} className="flex items-center justify-between gap-2">
-                    <label htmlFor={`trigger-${event}`} className="font-mono text-xs text-slate-800">
+                    <label htmlFor={`trigger-${event}`} className="min-w-0 break-all font-mono text-xs text-slate-800">
                       {event}
                     </label>
                     <select
@@ -114,7 +114,7 @@ export function WebhookForm({
                       aria-label={`${event} strategy`}
                       value={triggers[event] ?? ''}
                       onChange={(e) => setTriggers((t) => ({ ...t, [event]: (e.target.value || undefined) as Strategy | undefined }))}
-                      className={`rounded border-0 py-0.5 pl-2 pr-7 text-xs ring-1 ring-inset ${triggers[event] ? 'bg-brand-50 font-medium text-brand-700 ring-brand-500' : 'bg-white text-slate-500 ring-slate-300'}`}
+                      className={`shrink-0 rounded border-0 py-0.5 pl-2 pr-7 text-xs ring-1 ring-inset ${triggers[event] ? 'bg-brand-50 font-medium text-brand-700 ring-brand-500' : 'bg-white text-slate-500 ring-slate-300'}`}
                     >
                       <option value="">off</option>
                       <option value="after">after</option>

@@ -40,7 +40,7 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; d
       <ErrorNotice error={retry.error} />
       <div className="grid gap-6 xl:grid-cols-2">
         <Card title="Request body">
-          <pre aria-label="Request body" className="max-h-[28rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+          <pre className="max-h-[28rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
             {JSON.stringify(d.payload, null, 2)}
           </pre>
         </Card>
