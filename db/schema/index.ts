@@ -4,3 +4,4 @@ export * from './integrations';
 export * from './records';
 export * from './events';
 export * from './webhooks';
+export * from './identity';

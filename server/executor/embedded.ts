@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { attemptDelivery } from '@/server/jobs/attempt-delivery';
+import { attemptDue, type DueDelivery } from '@/server/jobs/attempt-delivery';
 import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
 
 export const LEASE_MS = 60_000;
@@ -37,27 +37,30 @@ export class EmbeddedExecutor {
   }
 
   private async loop(): Promise<void> {
+    // Claim in batches: wait until a quarter of the slots are free, so a busy executor does not run
+    // one claim query per finished delivery.
+    const batch = Math.max(1, Math.floor(this.opts.concurrency / 4));
     while (this.running) {
-      let claimed: number[] = [];
+      let claimed: DueDelivery[] = [];
       const free = this.opts.concurrency - this.inFlight;
-      if (free > 0) {
+      if (free >= batch || (free > 0 && this.inFlight === 0)) {
         try {
           claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs ?? LEASE_MS);
         } catch (e) {
           console.error('[executor] claiming failed', e);
         }
-        for (const id of claimed) this.run(id);
+        for (const d of claimed) this.run(d);
       }
-      if (claimed.length === 0 || claimed.length < free) await this.sleep(IDLE_POLL_MS);
-      else await this.sleep(0);
+      if (claimed.length > 0 && claimed.length === free) await this.sleep(0);
+      else await this.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
     }
   }
 
-  private run(deliveryId: number): void {
+  private run(delivery: DueDelivery): void {
     this.inFlight++;
     const task = getDb()
-      .then((db) => attemptDelivery(db, deliveryId))
-      .catch((e: unknown) => console.error(`[executor] delivery ${deliveryId} failed to run`, e))
+      .then((db) => attemptDue(db, delivery))
+      .catch((e: unknown) => console.error(`[executor] delivery ${delivery.id} failed to run`, e))
       .finally(() => {
         this.inFlight--;
         this.tasks.delete(task);

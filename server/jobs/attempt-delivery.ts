@@ -1,11 +1,92 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { webhookDeliveries, webhooks } from '@/db/schema';
+import { decryptSecret } from '@/server/auth/secrets';
+import { expandUrl } from '@/server/services/webhooks/webhooks';
 import { FAILING_DISABLE_AFTER_MS, parseRetryAfter, retryDelayMs } from '@/server/webhooks/schedule';
 import type { Resolver } from '@/server/webhooks/safety';
-import { AFTER_TIMEOUT_MS, sendAttempt } from '@/server/webhooks/send';
+import { AFTER_TIMEOUT_MS, signAndPost, type AttemptValues } from '@/server/webhooks/send';
+import { rowsOf, ts } from './sql';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'blocked' | 'skipped';
+
+/** A pending delivery with everything its attempt needs, as the claim query returns it. */
+export type DueDelivery = {
+  id: number;
+  webhookId: number;
+  payload: string;
+  attemptCount: number;
+  url: string;
+  endpointUrl: string | null;
+  enabled: boolean;
+  failingSince: Date | null;
+  secrets: string[];
+};
+
+/** Columns of a due delivery, joined with its webhook, integration and active secrets (one round trip). */
+export const dueDeliveryColumns = (now: Date) => sql`
+  d.id, d.webhook_id, d.payload, d.attempt_count, w.url, w.enabled, w.failing_since, i.endpoint_url,
+  (select coalesce(array_agg(s.secret_encrypted order by s.id desc), '{}') from webhook_secret s
+    where s.webhook_id = w.id and (s.expires_at is null or s.expires_at > ${ts(now)})) as secrets`;
+
+type DueRow = {
+  id: number | string;
+  webhook_id: number;
+  payload: string;
+  attempt_count: number;
+  url: string;
+  enabled: boolean;
+  failing_since: Date | string | null;
+  endpoint_url: string | null;
+  secrets: string[] | string;
+};
+
+/** postgres.js and PGlite both parse text[]; this also accepts the `{a,b}` literal should a driver not. */
+function textArray(v: string[] | string): string[] {
+  if (Array.isArray(v)) return v;
+  return v === '{}' ? [] : v.slice(1, -1).split(',').map((s) => s.replace(/^"|"$/g, ''));
+}
+
+export function toDueDelivery(r: DueRow): DueDelivery {
+  return {
+    id: Number(r.id),
+    webhookId: r.webhook_id,
+    payload: r.payload,
+    attemptCount: r.attempt_count,
+    url: r.url,
+    endpointUrl: r.endpoint_url,
+    enabled: r.enabled,
+    failingSince: r.failing_since ? new Date(r.failing_since) : null,
+    secrets: textArray(r.secrets).map(decryptSecret),
+  };
+}
+
+export async function loadDueDelivery(db: Queryable, deliveryId: number, now: Date): Promise<DueDelivery | undefined> {
+  const result = await db.execute(sql`
+    select ${dueDeliveryColumns(now)}
+    from webhook_delivery d join webhook w on w.id = d.webhook_id left join integration i on i.id = w.configuration_id
+    where d.id = ${deliveryId} and d.status = 'pending'`);
+  const [row] = rowsOf<DueRow>(result);
+  return row && toDueDelivery(row);
+}
+
+/** The attempt row and the delivery's new state, written in one statement. */
+async function recordOutcome(
+  db: Queryable,
+  attempt: AttemptValues,
+  set: { status: 'pending' | 'delivered' | 'failed' | 'blocked'; nextAttemptAt: Date | null; delivered: boolean },
+) {
+  await db.execute(sql`
+    with recorded as (
+      insert into webhook_attempt (delivery_id, attempt, started_at, duration_ms, status_code, error, response, request_headers, url)
+      values (${attempt.deliveryId}, ${attempt.attempt}, ${ts(attempt.startedAt)}, ${attempt.durationMs}, ${attempt.statusCode ?? null},
+              ${attempt.error ?? null}, ${attempt.response ?? null}, ${JSON.stringify(attempt.requestHeaders)}::jsonb, ${attempt.url})
+    )
+    update webhook_delivery set status = ${set.status}, attempt_count = ${attempt.attempt},
+      next_attempt_at = ${set.nextAttemptAt ? ts(set.nextAttemptAt) : null}, lease_until = null,
+      delivered_at = ${set.delivered ? sql`now()` : sql`delivered_at`}
+    where id = ${attempt.deliveryId}`);
+}
 
 /** Fails every pending delivery of a webhook that was just disabled. */
 async function disableWebhook(db: Queryable, webhookId: number, reason: string, now: Date) {
@@ -18,53 +99,52 @@ async function disableWebhook(db: Queryable, webhookId: number, reason: string, 
 
 /**
  * The job behind every executor: one attempt of one `after` delivery, and its outcome written to the
- * row (delivered, retry at the next step, failed, blocked). Safe to run twice for the same row: a row
- * that is no longer pending is skipped.
+ * row (delivered, retry at the next step, failed, blocked). The webhook's failure clock starts at its
+ * first failure and stops at any success; 410 or five days of failure disable it.
  */
-export async function attemptDelivery(db: Queryable, deliveryId: number, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
+export async function attemptDue(db: Queryable, d: DueDelivery, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
   const now = opts.now ?? new Date();
-  const [row] = await db
-    .select({ delivery: webhookDeliveries, webhook: webhooks })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .where(eq(webhookDeliveries.id, deliveryId));
-  if (!row || row.delivery.status !== 'pending') return 'skipped';
-  const { delivery, webhook } = row;
-  if (!webhook.enabled) {
-    await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null, leaseUntil: null }).where(eq(webhookDeliveries.id, deliveryId));
+  if (!d.enabled) {
+    await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null, leaseUntil: null }).where(eq(webhookDeliveries.id, d.id));
     return 'failed';
   }
-  const attempt = delivery.attemptCount + 1;
-  const result = await sendAttempt(db, delivery, attempt, webhook, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver: opts.resolver });
-  const base = { attemptCount: attempt, leaseUntil: null };
+  const attemptNo = d.attemptCount + 1;
+  const target = { url: expandUrl(d.url, d.endpointUrl), secrets: d.secrets };
+  const { result, attempt } = await signAndPost(d, attemptNo, target, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver: opts.resolver });
 
   if (result.ok) {
-    await db.update(webhookDeliveries).set({ ...base, status: 'delivered', deliveredAt: new Date(), nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId));
-    if (webhook.failingSince) await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id));
+    await recordOutcome(db, attempt, { status: 'delivered', nextAttemptAt: null, delivered: true });
+    if (d.failingSince) await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, d.webhookId));
     return 'delivered';
   }
   if (result.blocked) {
-    await db.update(webhookDeliveries).set({ ...base, status: 'blocked', nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId));
+    await recordOutcome(db, attempt, { status: 'blocked', nextAttemptAt: null, delivered: false });
     return 'blocked';
   }
   if (result.statusCode === 410) {
-    await db.update(webhookDeliveries).set({ ...base, status: 'failed', nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId));
-    await disableWebhook(db, webhook.id, 'the target answered 410 Gone', now);
+    await recordOutcome(db, attempt, { status: 'failed', nextAttemptAt: null, delivered: false });
+    await disableWebhook(db, d.webhookId, 'the target answered 410 Gone', now);
     return 'failed';
   }
-  const failingSince = webhook.failingSince ?? now;
-  if (!webhook.failingSince) {
-    await db.update(webhooks).set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${now.toISOString()}::timestamptz)` }).where(eq(webhooks.id, webhook.id));
-  }
-  const delay = retryDelayMs(attempt, parseRetryAfter(result.headers?.['retry-after'], now));
-  if (delay === null) {
-    await db.update(webhookDeliveries).set({ ...base, status: 'failed', nextAttemptAt: null }).where(eq(webhookDeliveries.id, deliveryId));
-  } else {
-    await db.update(webhookDeliveries).set({ ...base, nextAttemptAt: new Date(now.getTime() + delay) }).where(eq(webhookDeliveries.id, deliveryId));
+  const delay = retryDelayMs(attemptNo, parseRetryAfter(result.headers?.['retry-after'], now));
+  await recordOutcome(db, attempt, {
+    status: delay === null ? 'failed' : 'pending',
+    nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
+    delivered: false,
+  });
+  const failingSince = d.failingSince ?? now;
+  if (!d.failingSince) {
+    await db.update(webhooks).set({ failingSince: sql`coalesce(${webhooks.failingSince}, ${ts(now)})` }).where(eq(webhooks.id, d.webhookId));
   }
   if (now.getTime() - failingSince.getTime() >= FAILING_DISABLE_AFTER_MS) {
-    await disableWebhook(db, webhook.id, 'failing for 5 days', now);
+    await disableWebhook(db, d.webhookId, 'failing for 5 days', now);
     return 'failed';
   }
   return delay === null ? 'failed' : 'retry';
+}
+
+/** One attempt of the named delivery, if it is still pending (Inngest, tests, manual runs). */
+export async function attemptDelivery(db: Queryable, deliveryId: number, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
+  const d = await loadDueDelivery(db, deliveryId, opts.now ?? new Date());
+  return d ? attemptDue(db, d, opts) : 'skipped';
 }

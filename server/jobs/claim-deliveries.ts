@@ -1,20 +1,16 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { dueDeliveryColumns, toDueDelivery, type DueDelivery } from './attempt-delivery';
+import { rowsOf, ts } from './sql';
 
-/** postgres.js cannot bind a Date in raw SQL; ISO strings cast to timestamptz work on both drivers. */
-const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-
-/** Rows from `db.execute`, which PGlite returns as `{rows}` and postgres.js as an array. */
-export function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
+export { rowsOf };
 
 /**
- * Claims up to `limit` due deliveries for this worker: `FOR UPDATE SKIP LOCKED` lets several workers
- * (or app instances) share the table without waiting on each other, and the lease hands a row back to
- * the pool if its worker dies mid-attempt (at-least-once delivery).
+ * Claims up to `limit` due deliveries for this worker, with everything their attempts need:
+ * `FOR UPDATE SKIP LOCKED` lets several workers (or app instances) share the table without waiting on
+ * each other, and the lease hands a row back if its worker dies mid-attempt (at-least-once delivery).
  */
-export async function claimDueDeliveries(db: Queryable, limit: number, now: Date, leaseMs: number): Promise<number[]> {
+export async function claimDueDeliveries(db: Queryable, limit: number, now: Date, leaseMs: number): Promise<DueDelivery[]> {
   const result = await db.execute(sql`
     update webhook_delivery d set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
     from (
@@ -23,10 +19,10 @@ export async function claimDueDeliveries(db: Queryable, limit: number, now: Date
       order by next_attempt_at
       limit ${limit}
       for update skip locked
-    ) due
-    where d.id = due.id
-    returning d.id`);
-  return rowsOf<{ id: number | string }>(result).map((r) => Number(r.id));
+    ) due, webhook w left join integration i on i.id = w.configuration_id
+    where d.id = due.id and w.id = d.webhook_id
+    returning ${dueDeliveryColumns(now)}`);
+  return rowsOf<Parameters<typeof toDueDelivery>[0]>(result).map(toDueDelivery);
 }
 
 /** Claims one named delivery if it is due and not leased (the Inngest path: one event, one row). */

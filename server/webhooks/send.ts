@@ -11,48 +11,68 @@ export const USER_AGENT = `Carebase/${pkg.version}`;
 export const AFTER_TIMEOUT_MS = 15_000;
 export const SYNC_TIMEOUT_MS = 10_000;
 
-type Target = { id: number; url: string; configurationId: number | null };
+type Webhook = { id: number; url: string; configurationId: number | null };
+/** Where a call goes and what signs it; `url` is null for //endpoint on an integration without endpointUrl. */
+export type ResolvedTarget = { url: string | null; secrets: string[] };
+export type AttemptValues = typeof webhookAttempts.$inferInsert;
 
-/**
- * One signed POST of a delivery's exact payload, recorded as an attempt (status, duration, error, the
- * first 4 KiB of the answer, the request headers). `webhook-id` is the delivery id: stable across retries.
- */
-export async function sendAttempt(
-  db: Queryable,
-  delivery: { id: number; payload: string },
-  attempt: number,
-  webhook: Target,
-  opts: { now: Date; timeoutMs: number; resolver?: Resolver },
-): Promise<CallResult> {
+export async function resolveTarget(db: Queryable, webhook: Webhook, now: Date): Promise<ResolvedTarget> {
   let endpointUrl: string | null = null;
   if (webhook.configurationId) {
     const [row] = await db.select({ endpointUrl: integrations.endpointUrl }).from(integrations).where(eq(integrations.id, webhook.configurationId));
     endpointUrl = row?.endpointUrl ?? null;
   }
-  const url = expandUrl(webhook.url, endpointUrl);
-  const secrets = await activeSecrets({ db }, webhook.id, opts.now);
+  return { url: expandUrl(webhook.url, endpointUrl), secrets: await activeSecrets({ db }, webhook.id, now) };
+}
+
+/**
+ * One signed POST of a delivery's exact payload (Standard Webhooks: `webhook-id` is the delivery id, stable
+ * across retries). Answers the outcome and the attempt to record: status, duration, error, the first
+ * 4 KiB of the answer and the request headers (signatures elided).
+ */
+export async function signAndPost(
+  delivery: { id: number; payload: string },
+  attempt: number,
+  target: ResolvedTarget,
+  opts: { now: Date; timeoutMs: number; resolver?: Resolver },
+): Promise<{ result: CallResult; attempt: AttemptValues }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'webhook-id': String(delivery.id),
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secrets, String(delivery.id), timestamp, delivery.payload),
+    'webhook-signature': signatureHeader(target.secrets, String(delivery.id), timestamp, delivery.payload),
   };
-  const result: CallResult = url
-    ? await postJson(url, headers, delivery.payload, { timeoutMs: opts.timeoutMs, resolver: opts.resolver })
+  const result: CallResult = target.url
+    ? await postJson(target.url, headers, delivery.payload, { timeoutMs: opts.timeoutMs, resolver: opts.resolver })
     : { ok: false, statusCode: null, error: 'the integration has no endpointUrl for //endpoint', blocked: false, durationMs: 0 };
   const response = result.body === undefined ? null : Buffer.from(result.body).subarray(0, RESPONSE_RECORD_BYTES).toString('utf8');
-  await db.insert(webhookAttempts).values({
-    deliveryId: delivery.id,
-    attempt,
-    startedAt: opts.now,
-    durationMs: result.durationMs,
-    statusCode: result.statusCode,
-    error: result.ok ? null : result.error,
-    response,
-    requestHeaders: { ...headers, 'webhook-signature': headers['webhook-signature']!.replace(/,[^ ]+/g, ',…') },
-    url: url ?? webhook.url,
-  });
-  return result;
+  return {
+    result,
+    attempt: {
+      deliveryId: delivery.id,
+      attempt,
+      startedAt: opts.now,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      error: result.ok ? null : result.error,
+      response,
+      requestHeaders: { ...headers, 'webhook-signature': headers['webhook-signature']!.replace(/,[^ ]+/g, ',…') },
+      url: target.url ?? '(no endpointUrl)',
+    },
+  };
+}
+
+/** Resolve, sign, post and record in one go: synchronous calls (before, handle) and test sends. */
+export async function sendAttempt(
+  db: Queryable,
+  delivery: { id: number; payload: string },
+  attempt: number,
+  webhook: Webhook,
+  opts: { now: Date; timeoutMs: number; resolver?: Resolver },
+): Promise<CallResult> {
+  const sent = await signAndPost(delivery, attempt, await resolveTarget(db, webhook, opts.now), opts);
+  await db.insert(webhookAttempts).values(sent.attempt);
+  return sent.result;
 }
