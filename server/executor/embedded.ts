@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { attemptDue, type DueDelivery } from '@/server/jobs/attempt-delivery';
 import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+import { OutcomeBatcher } from './outcome-batcher';
 
 export const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 1_000;
@@ -16,6 +17,7 @@ export class EmbeddedExecutor {
   private wakeUp: (() => void) | undefined;
   private loopDone: Promise<void> | undefined;
   private readonly tasks = new Set<Promise<unknown>>();
+  private readonly outcomes = new OutcomeBatcher(getDb);
 
   constructor(private readonly opts: { concurrency: number; leaseMs?: number }) {}
 
@@ -34,6 +36,7 @@ export class EmbeddedExecutor {
     this.wake();
     await this.loopDone;
     await Promise.allSettled([...this.tasks]);
+    await this.outcomes.flush();
   }
 
   private async loop(): Promise<void> {
@@ -59,7 +62,7 @@ export class EmbeddedExecutor {
   private run(delivery: DueDelivery): void {
     this.inFlight++;
     const task = getDb()
-      .then((db) => attemptDue(db, delivery))
+      .then((db) => attemptDue(db, delivery, { record: this.outcomes.record }))
       .catch((e: unknown) => console.error(`[executor] delivery ${delivery.id} failed to run`, e))
       .finally(() => {
         this.inFlight--;

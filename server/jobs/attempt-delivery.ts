@@ -70,22 +70,39 @@ export async function loadDueDelivery(db: Queryable, deliveryId: number, now: Da
   return row && toDueDelivery(row);
 }
 
-/** The attempt row and the delivery's new state, written in one statement. */
-async function recordOutcome(
-  db: Queryable,
-  attempt: AttemptValues,
-  set: { status: 'pending' | 'delivered' | 'failed' | 'blocked'; nextAttemptAt: Date | null; delivered: boolean },
-) {
+export type OutcomeSet = { status: 'pending' | 'delivered' | 'failed' | 'blocked'; nextAttemptAt: Date | null; delivered: boolean };
+export type Outcome = { attempt: AttemptValues; set: OutcomeSet };
+
+/**
+ * Attempt rows and the deliveries' new states, any number of them, written in one statement. The
+ * embedded executor batches outcomes through here; a crash before the write only means the delivery is
+ * attempted again after its lease (at least once).
+ */
+export async function recordOutcomes(db: Queryable, outcomes: Outcome[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  const attempts = sql.join(
+    outcomes.map(
+      ({ attempt: a }) =>
+        sql`(${a.deliveryId}::bigint, ${a.attempt}::int, ${ts(a.startedAt)}, ${a.durationMs}::int, ${a.statusCode ?? null}::int,
+             ${a.error ?? null}::text, ${a.response ?? null}::text, ${JSON.stringify(a.requestHeaders)}::jsonb, ${a.url}::text)`,
+    ),
+    sql`, `,
+  );
+  const states = sql.join(
+    outcomes.map(
+      ({ attempt: a, set }) =>
+        sql`(${a.deliveryId}::bigint, ${set.status}::text, ${a.attempt}::int, ${set.nextAttemptAt ? ts(set.nextAttemptAt) : sql`null::timestamptz`}, ${set.delivered}::boolean)`,
+    ),
+    sql`, `,
+  );
   await db.execute(sql`
     with recorded as (
       insert into webhook_attempt (delivery_id, attempt, started_at, duration_ms, status_code, error, response, request_headers, url)
-      values (${attempt.deliveryId}, ${attempt.attempt}, ${ts(attempt.startedAt)}, ${attempt.durationMs}, ${attempt.statusCode ?? null},
-              ${attempt.error ?? null}, ${attempt.response ?? null}, ${JSON.stringify(attempt.requestHeaders)}::jsonb, ${attempt.url})
-    )
-    update webhook_delivery set status = ${set.status}, attempt_count = ${attempt.attempt},
-      next_attempt_at = ${set.nextAttemptAt ? ts(set.nextAttemptAt) : null}, lease_until = null,
-      delivered_at = ${set.delivered ? sql`now()` : sql`delivered_at`}
-    where id = ${attempt.deliveryId}`);
+      values ${attempts}
+    ), outcome (id, status, attempt_count, next_attempt_at, delivered) as (values ${states})
+    update webhook_delivery d set status = o.status, attempt_count = o.attempt_count, next_attempt_at = o.next_attempt_at,
+      lease_until = null, delivered_at = case when o.delivered then now() else d.delivered_at end
+    from outcome o where d.id = o.id`);
 }
 
 /** Fails every pending delivery of a webhook that was just disabled. */
@@ -102,8 +119,13 @@ async function disableWebhook(db: Queryable, webhookId: number, reason: string, 
  * row (delivered, retry at the next step, failed, blocked). The webhook's failure clock starts at its
  * first failure and stops at any success; 410 or five days of failure disable it.
  */
-export async function attemptDue(db: Queryable, d: DueDelivery, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
+export async function attemptDue(
+  db: Queryable,
+  d: DueDelivery,
+  opts: { now?: Date; resolver?: Resolver; record?: (outcome: Outcome) => Promise<void> } = {},
+): Promise<AttemptOutcome> {
   const now = opts.now ?? new Date();
+  const recordOutcome = (attempt: AttemptValues, set: OutcomeSet) => (opts.record ? opts.record({ attempt, set }) : recordOutcomes(db, [{ attempt, set }]));
   if (!d.enabled) {
     await db.update(webhookDeliveries).set({ status: 'failed', nextAttemptAt: null, leaseUntil: null }).where(eq(webhookDeliveries.id, d.id));
     return 'failed';
@@ -113,21 +135,21 @@ export async function attemptDue(db: Queryable, d: DueDelivery, opts: { now?: Da
   const { result, attempt } = await signAndPost(d, attemptNo, target, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver: opts.resolver });
 
   if (result.ok) {
-    await recordOutcome(db, attempt, { status: 'delivered', nextAttemptAt: null, delivered: true });
+    await recordOutcome(attempt, { status: 'delivered', nextAttemptAt: null, delivered: true });
     if (d.failingSince) await db.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, d.webhookId));
     return 'delivered';
   }
   if (result.blocked) {
-    await recordOutcome(db, attempt, { status: 'blocked', nextAttemptAt: null, delivered: false });
+    await recordOutcome(attempt, { status: 'blocked', nextAttemptAt: null, delivered: false });
     return 'blocked';
   }
   if (result.statusCode === 410) {
-    await recordOutcome(db, attempt, { status: 'failed', nextAttemptAt: null, delivered: false });
+    await recordOutcome(attempt, { status: 'failed', nextAttemptAt: null, delivered: false });
     await disableWebhook(db, d.webhookId, 'the target answered 410 Gone', now);
     return 'failed';
   }
   const delay = retryDelayMs(attemptNo, parseRetryAfter(result.headers?.['retry-after'], now));
-  await recordOutcome(db, attempt, {
+  await recordOutcome(attempt, {
     status: delay === null ? 'failed' : 'pending',
     nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
     delivered: false,
