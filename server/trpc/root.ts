@@ -4,6 +4,7 @@ import { membersRouter } from './routers/members';
 import { projectsRouter } from './routers/projects';
 import { recordsRouter, recordTypesRouter } from './routers/records';
 import { webhooksRouter } from './routers/webhooks';
+import { identityRouter } from './routers/identity';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -12,6 +13,7 @@ export const appRouter = router({
   records: recordsRouter,
   integrations: integrationsRouter,
   webhooks: webhooksRouter,
+  identityProviders: identityRouter,
 });
 
 export type AppRouter = typeof appRouter;

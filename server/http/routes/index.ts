@@ -4,9 +4,10 @@ import { integrationRoutes } from './integrations';
 import { memberRoutes } from './members';
 import { recordRoutes, recordTypeRoutes } from './records';
 import { webhookRoutes } from './webhooks';
+import { identityRoutes } from './identity';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 
