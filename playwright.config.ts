@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 const PORT = 3100;
 export const E2E = {
-  baseURL: `http://127.0.0.1:${PORT}`,
+  // next-auth builds OpenID Connect callback URLs from Next's own request URL, which says localhost.
+  baseURL: `http://localhost:${PORT}`,
   adminEmail: 'admin@e2e.test',
   adminPassword: 'e2e-admin-password',
   coordinatorEmail: 'coordinator@e2e.test',

@@ -7,7 +7,7 @@ test('a wrong password is refused with a clear message', async ({ page }) => {
   await expect(page).toHaveURL(/\/login/);
   await page.getByLabel('Email').fill(E2E.adminEmail);
   await page.getByLabel('Password').fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('Wrong email or password');
   await expect(page.getByLabel('Email')).toHaveValue(E2E.adminEmail);
   await snap(page, 'login-error');

@@ -13,6 +13,7 @@ export const dynamic = 'force-dynamic';
 export default async function AdminLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user?.id) redirect('/login');
+  if (session.user.id.startsWith('member:')) redirect('/me');
   const caller = await getCaller();
   const { current, projects } = await caller.projects.mine();
   const staff = { projectId: current.id, projectName: current.name, role: current.role, email: session.user.email ?? '' };

@@ -27,7 +27,7 @@ const SECTIONS: { title: string; items: Item[] }[] = [
     items: [
       { href: '/integrations', label: 'Integrations & keys', adminOnly: true },
       { href: '/webhooks', label: 'Webhooks', adminOnly: true },
-      { href: '/identity-providers', label: 'Identity providers', adminOnly: true, soon: true },
+      { href: '/identity-providers', label: 'Identity providers', adminOnly: true },
       { href: '/api-reference', label: 'API reference' },
     ],
   },

@@ -1,5 +1,6 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { currentMemberId } from '@/server/auth/next-auth';
 import { createTrpcContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 
@@ -10,6 +11,6 @@ import { createCaller } from '@/server/trpc/root';
 export async function getCaller() {
   const projectCookie = (await cookies()).get('cb_project')?.value;
   const ctx = await createTrpcContext({ projectCookie });
-  if (!ctx.userId) redirect('/login');
+  if (!ctx.userId) redirect((await currentMemberId()) ? '/me' : '/login');
   return createCaller(ctx);
 }

@@ -1,48 +1,111 @@
-import NextAuth, { CredentialsSignin } from 'next-auth';
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getEnv } from '@/server/env';
+import { cachedSignInProviders, type SignInProvider } from '@/server/services/identity/identity-providers';
+import { linkAccount } from '@/server/services/identity/link-account';
 import { authenticateUser } from '@/server/services/users/users';
 
 const credentials = z.object({ email: z.email(), password: z.string().min(1).max(500) });
+const MEMBER_PREFIX = 'member:';
+const IDP_PREFIX = 'idp-';
 
-/** Staff sign-in for the admin UI: email + password (scrypt-hashed), JWT session cookie. */
-export const { handlers, auth, signIn, signOut } = NextAuth({
-  trustHost: true,
-  secret: getEnv().authSecret,
-  session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
-  // A wrong password is an expected outcome, not a server error worth a stack trace in the log.
-  logger: {
-    error(error) {
-      if (error.name === 'CredentialsSignin' || (error as { type?: string }).type === 'CredentialsSignin') return;
-      console.error('[auth]', error);
-    },
-  },
-  pages: { signIn: '/login' },
-  providers: [
-    Credentials({
-      credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(raw) {
-        const parsed = credentials.safeParse(raw);
-        if (!parsed.success) throw new CredentialsSignin();
-        const user = await authenticateUser(await getDb(), parsed.data.email, parsed.data.password);
-        if (!user) throw new CredentialsSignin();
-        return { id: String(user.id), email: user.email, name: user.name ?? user.email };
+export const listSignInProviders = (): Promise<SignInProvider[]> => cachedSignInProviders(getDb);
+
+const providerIdOf = (provider: string | undefined) => (provider?.startsWith(IDP_PREFIX) ? Number(provider.slice(IDP_PREFIX.length)) : undefined);
+
+async function link(providerId: number, sub: string, profile: Record<string, unknown>) {
+  return linkAccount(await getDb(), { providerId, sub, userinfo: profile });
+}
+
+/**
+ * Staff sign in with email and password; anyone may sign in through a project's OpenID Connect providers,
+ * where `account_link` decides whom the account belongs to (a member, or a staff user). JWT sessions:
+ * `sub` is the user id for staff and `member:<id>` for members.
+ */
+export const { handlers, auth, signIn, signOut } = NextAuth(async (): Promise<NextAuthConfig> => {
+  const idps = await listSignInProviders();
+  return {
+    trustHost: true,
+    secret: getEnv().authSecret,
+    session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+    pages: { signIn: '/login', error: '/login' },
+    // A wrong password is an expected outcome, not a server error worth a stack trace in the log.
+    logger: {
+      error(error) {
+        const type = (error as { type?: string }).type;
+        if (error.name === 'CredentialsSignin' || type === 'CredentialsSignin' || type === 'AccessDenied') return;
+        console.error('[auth]', error);
       },
-    }),
-  ],
-  callbacks: {
-    session({ session, token }) {
-      if (token.sub) session.user.id = token.sub;
-      return session;
     },
-  },
+    providers: [
+      Credentials({
+        credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(raw) {
+          const parsed = credentials.safeParse(raw);
+          if (!parsed.success) throw new CredentialsSignin();
+          const user = await authenticateUser(await getDb(), parsed.data.email, parsed.data.password);
+          if (!user) throw new CredentialsSignin();
+          return { id: String(user.id), email: user.email, name: user.name ?? user.email };
+        },
+      }),
+      ...idps.map((p) => ({
+        id: `${IDP_PREFIX}${p.id}`,
+        name: p.display,
+        type: 'oidc' as const,
+        issuer: p.issuer,
+        clientId: p.clientId,
+        clientSecret: p.clientSecret,
+        checks: ['pkce' as const, 'state' as const],
+        authorization: { params: { scope: 'openid email profile' } },
+        profile: (profile: Record<string, unknown>) => ({
+          id: String(profile.sub),
+          email: typeof profile.email === 'string' ? profile.email : null,
+          name: typeof profile.name === 'string' ? profile.name : null,
+        }),
+      })),
+    ],
+    callbacks: {
+      /** account_link runs here; a refusal (no one in the project, a failing webhook) refuses the sign-in. */
+      async signIn({ account, profile }) {
+        const providerId = providerIdOf(account?.provider);
+        if (providerId === undefined) return true;
+        try {
+          await link(providerId, account!.providerAccountId, (profile ?? {}) as Record<string, unknown>);
+          return true;
+        } catch (e) {
+          console.warn(`[auth] sign-in through ${account!.provider} refused: ${(e as Error).message}`);
+          return false;
+        }
+      },
+      async jwt({ token, account, profile }) {
+        const providerId = providerIdOf(account?.provider);
+        if (providerId !== undefined) {
+          const linked = await link(providerId, account!.providerAccountId, (profile ?? {}) as Record<string, unknown>);
+          token.sub = linked.kind === 'member' ? `${MEMBER_PREFIX}${linked.memberId}` : String(linked.userId);
+        }
+        return token;
+      },
+      session({ session, token }) {
+        if (token.sub) session.user.id = token.sub;
+        return session;
+      },
+    },
+  };
 });
 
-/** The signed-in staff user's id, or undefined. */
+/** The signed-in staff user's id, or undefined (also for members). */
 export async function currentUserId(): Promise<number | undefined> {
   const session = await auth();
   const id = Number(session?.user?.id);
   return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+/** The signed-in member's id, when a member signed in through an identity provider. */
+export async function currentMemberId(): Promise<number | undefined> {
+  const id = (await auth())?.user?.id;
+  if (!id?.startsWith(MEMBER_PREFIX)) return undefined;
+  const n = Number(id.slice(MEMBER_PREFIX.length));
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

@@ -22,3 +22,10 @@ export async function login(_prev: LoginState, form: FormData): Promise<LoginSta
 export async function logout(): Promise<void> {
   await signOut({ redirectTo: '/login' });
 }
+
+/** Starts OpenID Connect sign-in with one of the configured identity providers. */
+export async function loginWithProvider(form: FormData): Promise<void> {
+  const providerId = Number(form.get('providerId'));
+  if (!Number.isInteger(providerId) || providerId <= 0) return;
+  await signIn(`idp-${providerId}`, { redirectTo: '/me' });
+}

@@ -36,6 +36,7 @@ export async function createIdentityProvider(ctx: ServiceContext, input: CreateI
       mapping: input.mapping ?? { ...DEFAULT_MAPPING },
     })
     .returning();
+  forgetSignInProviders();
   return toDto(row!);
 }
 
@@ -66,6 +67,7 @@ export async function updateIdentityProvider(ctx: ServiceContext, id: number, in
     .where(byId(ctx, id))
     .returning();
   if (!row) throw notFound('Identity provider');
+  forgetSignInProviders();
   return toDto(row);
 }
 
@@ -73,7 +75,30 @@ export async function deleteIdentityProvider(ctx: ServiceContext, id: number): P
   requireAdmin(ctx);
   const [row] = await ctx.db.delete(identityProviders).where(byId(ctx, id)).returning({ id: identityProviders.id });
   if (!row) throw notFound('Identity provider');
+  forgetSignInProviders();
 }
+
+/**
+ * Sign-in builds its provider list on every auth() call, so the list is cached for a few seconds; any
+ * change made in this process drops the cache at once. The cache lives on globalThis because Next bundles
+ * route handlers and pages separately.
+ */
+const CACHE = Symbol.for('carebase.signInProviders');
+type G = typeof globalThis & { [CACHE]?: { at: number; value: Promise<SignInProvider[]> } };
+const g = globalThis as G;
+
+export function cachedSignInProviders(db: () => Promise<Queryable>): Promise<SignInProvider[]> {
+  const hit = g[CACHE];
+  if (hit && Date.now() - hit.at < 5_000) return hit.value;
+  const value = db().then(signInProviders);
+  g[CACHE] = { at: Date.now(), value };
+  value.catch(() => (g[CACHE] = undefined));
+  return value;
+}
+
+const forgetSignInProviders = () => {
+  g[CACHE] = undefined;
+};
 
 export type SignInProvider = { id: number; projectId: number; display: string; issuer: string; clientId: string; clientSecret: string };
 

@@ -1,0 +1,65 @@
+import { redirect } from 'next/navigation';
+import { logout } from '@/app/(auth)/login/actions';
+import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
+import { currentMemberId, currentUserId } from '@/server/auth/next-auth';
+import { loadMemberHome } from '@/server/services/members/member-home';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'My records' };
+
+/** A member's own page after signing in through an identity provider: the records they may read. */
+export default async function MemberHomePage() {
+  const memberId = await currentMemberId();
+  if (!memberId) redirect((await currentUserId()) ? '/' : '/login');
+  const home = await loadMemberHome(memberId);
+  if (!home) redirect('/login');
+  const { member, projectName, records } = home;
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-4xl items-center justify-between px-6 py-3">
+          <div className="flex items-center gap-2">
+            <span className="flex size-7 items-center justify-center rounded-md bg-brand-600 text-sm font-bold text-white" aria-hidden>
+              C
+            </span>
+            <span className="font-semibold text-slate-900">{projectName}</span>
+          </div>
+          <form action={logout}>
+            <button type="submit" className="text-sm font-medium text-slate-700 hover:underline">
+              Sign out
+            </button>
+          </form>
+        </div>
+      </header>
+      <main className="mx-auto max-w-4xl px-6 py-8">
+        <h1 className="text-2xl font-semibold text-slate-900">Welcome, {member.name ?? member.email ?? `member ${member.id}`}</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Signed in as {member.email ?? 'a member'} · role <Badge>{member.role}</Badge>
+        </p>
+        <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Your records</h2>
+        {records.length === 0 ? (
+          <EmptyState title="No records to show">Records appear here when your care team shares them with you.</EmptyState>
+        ) : (
+          <ul className="space-y-3" aria-label="Your records">
+            {records.map((r) => (
+              <li key={r.id} className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
+                <div className="flex items-center justify-between">
+                  <Badge tone="brand">{r.type}</Badge>
+                  <span className="text-xs text-slate-500">updated {formatDate(r.updatedAt)}</span>
+                </div>
+                <dl className="mt-3 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+                  {Object.entries(r.fields).map(([k, v]) => (
+                    <div key={k} className="contents">
+                      <dt className="text-slate-500">{k}</dt>
+                      <dd className="break-all text-slate-900">{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </li>
+            ))}
+          </ul>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,133 @@
+import http from 'node:http';
+import net from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import Provider from 'oidc-provider';
+import { E2E } from '../playwright.config';
+import { navigate, signIn as staffSignIn, snap, unique } from './helpers';
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+async function signInWithProvider(page: Page, display: string, login: string) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: display }).click();
+  // oidc-provider's development login and consent screens.
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  const consent = page.getByRole('button', { name: 'Continue' });
+  if (await consent.isVisible().catch(() => false)) await consent.click();
+}
+
+test('a member signs in through an OpenID Connect provider and sees only the records they may read', async ({ page, request }) => {
+  const api = async (method: 'post' | 'get', path: string, data?: unknown) => {
+    const res = await request[method](`/api/v1${path}`, { data, headers: { authorization: `Bearer ${E2E.apiKey}` } });
+    return { status: res.status(), body: await res.json().catch(() => undefined) };
+  };
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const tag = unique('oidc');
+  const email = `${tag}@example.org`;
+
+  // The project: a member whose email the provider will assert, a record type members may read, records.
+  const member = (await api('post', '/member', { name: 'Oidc Member', email })).body;
+  const other = (await api('post', '/member', { name: 'Someone Else' })).body;
+  const type = unique('profile');
+  await api('post', '/record-type', { type, permissions: { user: { read: true } } });
+  await api('post', `/record/${type}`, { memberId: member.id, fields: { favourite: `tea-${tag}` } });
+  await api('post', `/record/${type}`, { memberId: other.id, fields: { favourite: `coffee-${tag}` } });
+  const display = `Sign in with ${tag}`;
+  const idp = await api('post', '/identity-provider', { display, issuer, clientId: 'carebase-e2e', clientSecret: 'e2e-client-secret' });
+  expect(idp.status).toBe(201);
+
+  const accounts: Record<string, Record<string, unknown>> = {
+    [tag]: { email, name: 'Oidc Member', email_verified: true },
+    [`${tag}-stranger`]: { email: `stranger-${tag}@example.org`, name: 'Stranger' },
+  };
+  const oidc = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'carebase-e2e',
+        client_secret: 'e2e-client-secret',
+        redirect_uris: [`${E2E.baseURL}/api/auth/callback/idp-${idp.body.id}`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    conformIdTokenClaims: false,
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...(accounts[sub] ?? {}) }) }),
+  });
+  const server = http.createServer(oidc.callback());
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+
+  try {
+    await signInWithProvider(page, display, tag);
+    await expect(page).toHaveURL(/\/me$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome, Oidc Member');
+    const records = page.getByRole('list', { name: 'Your records' });
+    await expect(records).toContainText(`tea-${tag}`);
+    await expect(records).not.toContainText(`coffee-${tag}`);
+    await snap(page, 'member-home');
+    // Members have no business in the admin area.
+    await page.goto('/members');
+    await expect(page).toHaveURL(/\/me$/);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login/);
+
+    // With a handle webhook that names nobody in the project, a new account is refused.
+    const hook = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"memberId": 2147483000}'));
+    const hookPort = await freePort();
+    await new Promise<void>((r) => hook.listen(hookPort, '127.0.0.1', r));
+    const webhook = await api('post', '/webhook', {
+      display: 'link',
+      url: `http://127.0.0.1:${hookPort}/link`,
+      triggers: [{ event: 'account_link', strategy: 'handle' }],
+    });
+    expect(webhook.status).toBe(201);
+    try {
+      // A different person at the identity provider: forget its session from the first sign-in.
+      await page.context().clearCookies();
+      await signInWithProvider(page, display, `${tag}-stranger`);
+      await expect(page.getByRole('main').getByRole('alert')).toContainText('Sign-in was refused');
+      expect((await api('get', `/member?email=stranger-${tag}@example.org`)).body).toEqual([]);
+    } finally {
+      await request.delete(`/api/v1/webhook/${webhook.body.id}`, { headers: { authorization: `Bearer ${E2E.apiKey}` } });
+      hook.closeAllConnections();
+      await new Promise((r) => hook.close(r));
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+});
+
+test('an admin configures an identity provider in the UI, with field errors and a write-only secret', async ({ page }) => {
+  await staffSignIn(page);
+  await navigate(page, 'Identity providers');
+  await page.getByRole('button', { name: 'New identity provider' }).first().click();
+  const form = page.getByRole('form', { name: 'Create identity provider' });
+  const name = unique('Clinic login');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Issuer').fill('not a url');
+  await form.getByLabel('Client ID').fill('carebase');
+  await form.getByLabel('Client secret').fill('very-secret');
+  await form.getByLabel('Claim mapping (JSON)').fill('{"email": ');
+  await expect(form.getByText(/Not valid JSON/)).toBeVisible();
+  await form.getByLabel('Claim mapping (JSON)').fill('{"email": "email", "name": "given_name"}');
+  await form.getByRole('button', { name: 'Create identity provider' }).click();
+  await expect(form.getByText(/Must be the http\(s\) issuer URL/)).toBeVisible();
+  await form.getByLabel('Issuer').fill('https://login.example.org');
+  await form.getByRole('button', { name: 'Create identity provider' }).click();
+  const card = page.getByRole('region', { name });
+  await expect(card).toContainText('https://login.example.org');
+  await expect(card).toContainText(/\/api\/auth\/callback\/idp-\d+/);
+  await expect(card).toContainText('"name":"given_name"');
+  await expect(page.getByText('very-secret')).toHaveCount(0);
+  await snap(page, 'identity-providers');
+});

@@ -1,0 +1,20 @@
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { members, projects } from '@/db/schema';
+import { createContext } from '@/server/context';
+import { listRecords } from '@/server/services/records/records';
+import { toMemberDto } from './members';
+
+/** What a signed-in member sees of their own: their profile and the records their role may read. */
+export async function loadMemberHome(memberId: number) {
+  const db = await getDb();
+  const [row] = await db
+    .select({ member: members, projectName: projects.name })
+    .from(members)
+    .innerJoin(projects, eq(projects.id, members.projectId))
+    .where(eq(members.id, memberId));
+  if (!row) return undefined;
+  const ctx = createContext(db, row.member.projectId, { kind: 'member', memberId, role: row.member.role });
+  const records = await listRecords(ctx, {}, { limit: 500, afterId: 0 });
+  return { member: toMemberDto(row.member), projectName: row.projectName, records: records.slice(0, 500) };
+}
