@@ -12,6 +12,8 @@ export type ServiceContext = {
   actor: Actor;
   db: Queryable;
   clock: () => Date;
+  /** Inside a transaction: work to do once it has committed (waking executors about new rows). */
+  afterCommit?: (() => void)[];
 };
 
 export const systemClock = () => new Date();
@@ -23,7 +25,16 @@ export function createContext(db: Db, projectId: number, actor: Actor, clock = s
 /** Runs `fn` in one transaction; nested calls reuse the open transaction. */
 export async function withTransaction<T>(ctx: ServiceContext, fn: (tx: ServiceContext) => Promise<T>): Promise<T> {
   if (isTransaction(ctx.db)) return fn(ctx);
-  return (ctx.db as Db).transaction((tx) => fn({ ...ctx, db: markTransaction(tx) }));
+  const afterCommit: (() => void)[] = [];
+  const result = await (ctx.db as Db).transaction((tx) => fn({ ...ctx, db: markTransaction(tx), afterCommit }));
+  for (const task of afterCommit) task();
+  return result;
+}
+
+/** Runs `task` once the surrounding transaction commits, or now when there is none. */
+export function onCommit(ctx: ServiceContext, task: () => void): void {
+  if (ctx.afterCommit) ctx.afterCommit.push(task);
+  else task();
 }
 
 const TX = Symbol('carebase.tx');

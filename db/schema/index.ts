@@ -5,3 +5,4 @@ export * from './records';
 export * from './events';
 export * from './webhooks';
 export * from './identity';
+export * from './careplans';

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
-import { withTransaction, type ServiceContext } from '@/server/context';
+import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
 import { AppError } from '@/server/errors';
 import { notifyNewWork } from '@/server/executor';
 import { SYNC_TIMEOUT_MS, sendAttempt } from '@/server/webhooks/send';
@@ -66,26 +66,38 @@ export async function emit<T>(
 
   // The handle call happens outside the transaction: no lock is held while an integration answers.
   const handled = handle ? { output: (await callSync(ctx, handle, name, base)) as T } : undefined;
-  let newWork: { deliveryId: number; webhookId: number }[] = [];
-  const result = await withTransaction(ctx, async (tx) => {
+  return withTransaction(ctx, async (tx) => {
     const output = handled ? handled.output : await work(tx);
-    const [event] = await tx.db
-      .insert(events)
-      .values({ projectId: ctx.projectId, name, params, responseData: output ?? null })
-      .returning({ id: events.id });
-    if (after.length > 0) {
-      const payload = JSON.stringify({ ...base, responseData: output ?? null });
-      const now = ctx.clock();
-      const rows = await tx.db
-        .insert(webhookDeliveries)
-        .values(after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: event!.id, event: name, payload, nextAttemptAt: now })))
-        .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
-      newWork = rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }));
-    }
+    await recordEvent(tx, name, params, output, after);
     return output;
   });
-  notifyNewWork(newWork);
-  return result;
+}
+
+/**
+ * Records an event and queues its `after` deliveries in the caller's transaction, without before or
+ * handle calls: for events that happen as a consequence of another operation (the activities a care plan
+ * creates), which webhooks can observe but not veto.
+ */
+export async function recordEvent(
+  ctx: ServiceContext,
+  name: EventName,
+  params: Record<string, unknown>,
+  responseData: unknown,
+  afterHooks?: Hook[],
+): Promise<void> {
+  const after = afterHooks ?? (await hooksFor(ctx.db, ctx.projectId, name)).filter((h) => h.strategy === 'after');
+  const [event] = await ctx.db
+    .insert(events)
+    .values({ projectId: ctx.projectId, name, params, responseData: responseData ?? null })
+    .returning({ id: events.id });
+  if (after.length === 0) return;
+  const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params, responseData: responseData ?? null });
+  const now = ctx.clock();
+  const rows = await ctx.db
+    .insert(webhookDeliveries)
+    .values(after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: event!.id, event: name, payload, nextAttemptAt: now })))
+    .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
+  onCommit(ctx, () => notifyNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
 }
 
 /** Deliveries of one event, for tests and the admin UI. */

@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { members } from './members';
+import { projects, timestamps } from './projects';
+
+const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const observationCodes = pgTable(
+  'observation_code',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    display: text('display').notNull(),
+    type: text('type', { enum: ['date', 'number', 'string', 'boolean'] }).notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('observation_code_project_slug_key').on(t.projectId, t.slug)],
+);
+
+export const observations = pgTable(
+  'observation',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    observationCodeId: integer('observation_code_id')
+      .notNull()
+      .references(() => observationCodes.id, { onDelete: 'restrict' }),
+    value: text('value').notNull(),
+    observedAt: tz('observed_at').notNull(),
+    createdAt: tz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('observation_project_idx').on(t.projectId, t.id),
+    index('observation_subject_idx').on(t.subjectId, t.observationCodeId),
+    index('observation_code_idx').on(t.observationCodeId),
+  ],
+);
+
+export type ActionOffset = { offset: number; offsetUnit: 's' | 'min' | 'h' | 'd' | 'wk' | 'mo' | 'a' };
+export type ActionReminder = ActionOffset & { topic?: string; medium?: string | string[]; title?: string; body?: string };
+export type DefinitionAction = {
+  key: string;
+  type: string;
+  display: string;
+  actorType: string;
+  inputKey?: string;
+  start: ActionOffset;
+  end?: ActionOffset;
+  reminders?: ActionReminder[];
+};
+
+/** A template; its content lives in versions. `latestVersion` is the one new care plans pin. */
+export const careplanDefinitions = pgTable(
+  'careplan_definition',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull(),
+    latestVersion: integer('latest_version').notNull().default(1),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('careplan_definition_project_slug_key').on(t.projectId, t.slug)],
+);
+
+export const careplanDefinitionVersions = pgTable(
+  'careplan_definition_version',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    definitionId: integer('definition_id')
+      .notNull()
+      .references(() => careplanDefinitions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    title: text('title').notNull(),
+    actions: jsonb('actions').$type<DefinitionAction[]>().notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('careplan_definition_version_key').on(t.definitionId, t.version)],
+);
+
+/** Inputs belong to one version; their ids are unique across versions (parameters name them). */
+export const careplanDefinitionInputs = pgTable(
+  'careplan_definition_input',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => careplanDefinitionVersions.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    observationCodeId: integer('observation_code_id')
+      .notNull()
+      .references(() => observationCodes.id, { onDelete: 'restrict' }),
+  },
+  (t) => [uniqueIndex('careplan_definition_input_key').on(t.versionId, t.key), index('careplan_definition_input_code_idx').on(t.observationCodeId)],
+);
+
+export const careplans = pgTable(
+  'careplan',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    definitionId: integer('definition_id')
+      .notNull()
+      .references(() => careplanDefinitions.id, { onDelete: 'restrict' }),
+    versionId: integer('version_id')
+      .notNull()
+      .references(() => careplanDefinitionVersions.id, { onDelete: 'restrict' }),
+    version: integer('version').notNull(),
+    subjectId: integer('subject_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    status: text('status', { enum: ['ongoing', 'completed', 'cancelled'] }).notNull().default('ongoing'),
+    ...timestamps,
+  },
+  (t) => [
+    index('careplan_project_idx').on(t.projectId, t.id),
+    index('careplan_subject_idx').on(t.subjectId),
+    index('careplan_definition_idx').on(t.definitionId, t.status),
+    index('careplan_version_idx').on(t.versionId),
+  ],
+);
+
+export const careplanParameters = pgTable(
+  'careplan_parameter',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    careplanId: integer('careplan_id')
+      .notNull()
+      .references(() => careplans.id, { onDelete: 'cascade' }),
+    inputId: integer('input_id')
+      .notNull()
+      .references(() => careplanDefinitionInputs.id, { onDelete: 'restrict' }),
+    observationId: integer('observation_id').references(() => observations.id, { onDelete: 'set null' }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('careplan_parameter_input_key').on(t.careplanId, t.inputId), index('careplan_parameter_observation_idx').on(t.observationId)],
+);
+
+export const ACTIVITY_STATUSES = ['proposed', 'scheduled', 'expired', 'completed', 'cancelled'] as const;
+
+export const activities = pgTable(
+  'activity',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    careplanId: integer('careplan_id')
+      .notNull()
+      .references(() => careplans.id, { onDelete: 'cascade' }),
+    subjectId: integer('subject_id').notNull(),
+    /** Null for custom activities (POST /activity). */
+    actionKey: text('action_key'),
+    /** The input whose date anchors it; null when anchored on the care plan's start. */
+    inputId: integer('input_id'),
+    type: text('type').notNull(),
+    display: text('display').notNull(),
+    actorType: text('actor_type').notNull().default('subject'),
+    status: text('status', { enum: ACTIVITY_STATUSES }).notNull().default('proposed'),
+    activateAt: tz('activate_at').notNull(),
+    endAt: tz('end_at'),
+    remindAt: tz('remind_at'),
+    reminders: jsonb('reminders').$type<ActionReminder[]>().notNull().default([]),
+    completedAt: tz('completed_at'),
+    /** The earliest of the pending transitions (activate, expire, remind); what the scheduler claims. */
+    nextDueAt: tz('next_due_at'),
+    ...timestamps,
+  },
+  (t) => [
+    index('activity_careplan_idx').on(t.careplanId, t.id),
+    index('activity_project_idx').on(t.projectId, t.id),
+    index('activity_subject_idx').on(t.subjectId),
+    index('activity_due_idx').on(t.nextDueAt).where(sql`${t.nextDueAt} is not null`),
+  ],
+);

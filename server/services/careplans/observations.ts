@@ -1,0 +1,133 @@
+import { and, asc, eq, gt, or, type SQL } from 'drizzle-orm';
+import { careplanDefinitionInputs, observationCodes, observations } from '@/db/schema';
+import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
+import type { ServiceContext } from '@/server/context';
+import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
+import type { Page } from '@/server/http/define-route';
+import { requireMemberInProject } from '@/server/services/members/members';
+import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { isCalendarDate } from './offsets';
+import type {
+  CreateObservationCodeInput,
+  CreateObservationInput,
+  ObservationCodeDto,
+  ObservationDto,
+  UpdateObservationCodeInput,
+} from './schemas';
+
+type CodeRow = typeof observationCodes.$inferSelect;
+export const toCodeDto = (c: CodeRow): ObservationCodeDto => ({ id: c.id, slug: c.slug, display: c.display, type: c.type });
+export const toObservationDto = (o: typeof observations.$inferSelect): ObservationDto => ({
+  id: o.id,
+  subjectId: o.subjectId,
+  observationCodeId: o.observationCodeId,
+  value: o.value,
+  observedAt: iso(o.observedAt),
+});
+
+function slugTaken(e: unknown): never {
+  if (uniqueViolation(e) !== undefined) throw conflict('An observation code with this slug exists', 'slug');
+  throw e;
+}
+
+/** `<id>` or `<slug>` in a path. */
+const byIdOrSlug = (ctx: ServiceContext, idOrSlug: string): SQL =>
+  and(
+    eq(observationCodes.projectId, ctx.projectId),
+    /^\d+$/.test(idOrSlug) ? or(eq(observationCodes.id, Number(idOrSlug)), eq(observationCodes.slug, idOrSlug))! : eq(observationCodes.slug, idOrSlug),
+  )!;
+
+export async function createObservationCode(ctx: ServiceContext, input: CreateObservationCodeInput): Promise<ObservationCodeDto> {
+  requireAdmin(ctx);
+  const [row] = await ctx.db.insert(observationCodes).values({ projectId: ctx.projectId, ...input }).returning().catch(slugTaken);
+  return toCodeDto(row!);
+}
+
+export async function listObservationCodes(ctx: ServiceContext, page?: Page): Promise<ObservationCodeDto[]> {
+  requireReadEverything(ctx);
+  const rows = await ctx.db
+    .select()
+    .from(observationCodes)
+    .where(and(eq(observationCodes.projectId, ctx.projectId), gt(observationCodes.id, afterId(page))))
+    .orderBy(asc(observationCodes.id))
+    .limit(pageLimit(page));
+  return rows.map(toCodeDto);
+}
+
+export async function findObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<CodeRow> {
+  const [row] = await ctx.db.select().from(observationCodes).where(byIdOrSlug(ctx, idOrSlug)).orderBy(asc(observationCodes.id)).limit(1);
+  if (!row) throw notFound('Observation code');
+  return row;
+}
+
+export async function getObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<ObservationCodeDto> {
+  requireReadEverything(ctx);
+  return toCodeDto(await findObservationCode(ctx, idOrSlug));
+}
+
+export async function updateObservationCode(ctx: ServiceContext, idOrSlug: string, input: UpdateObservationCodeInput): Promise<ObservationCodeDto> {
+  requireAdmin(ctx);
+  const code = await findObservationCode(ctx, idOrSlug);
+  const [row] = await ctx.db
+    .update(observationCodes)
+    .set({ ...input, updatedAt: ctx.clock() })
+    .where(eq(observationCodes.id, code.id))
+    .returning()
+    .catch(slugTaken);
+  return toCodeDto(row!);
+}
+
+export async function deleteObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<void> {
+  requireAdmin(ctx);
+  const code = await findObservationCode(ctx, idOrSlug);
+  const [used] = await ctx.db.select({ id: careplanDefinitionInputs.id }).from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.observationCodeId, code.id)).limit(1);
+  if (used) throw conflict('A care plan definition uses this code');
+  const [observed] = await ctx.db.select({ id: observations.id }).from(observations).where(eq(observations.observationCodeId, code.id)).limit(1);
+  if (observed) throw conflict('Observations of this code exist');
+  await ctx.db.delete(observationCodes).where(eq(observationCodes.id, code.id));
+}
+
+/** A value must suit its code's type: a real `YYYY-MM-DD` for dates, a number, true/false. */
+export function checkObservationValue(type: CodeRow['type'], value: string, path: string): void {
+  const ok =
+    type === 'date' ? isCalendarDate(value) : type === 'number' ? /^-?\d+(\.\d+)?$/.test(value) : type === 'boolean' ? value === 'true' || value === 'false' : true;
+  if (!ok) {
+    const expected = { date: 'a calendar date YYYY-MM-DD', number: 'a number', boolean: 'true or false', string: 'text' }[type];
+    throw invalidField(path, `Must be ${expected} for a ${type} code`);
+  }
+}
+
+export async function codeInProject(ctx: ServiceContext, id: number, path: string): Promise<CodeRow> {
+  const [code] = await ctx.db.select().from(observationCodes).where(and(eq(observationCodes.id, id), eq(observationCodes.projectId, ctx.projectId)));
+  if (!code) throw invalidField(path, 'No observation code with this id in the project');
+  return code;
+}
+
+export async function createObservation(ctx: ServiceContext, input: CreateObservationInput, paths = { value: 'value' }): Promise<ObservationDto> {
+  requireAdmin(ctx);
+  await requireMemberInProject(ctx, input.subjectId, 'subjectId');
+  const code = await codeInProject(ctx, input.observationCodeId, 'observationCodeId');
+  checkObservationValue(code.type, input.value, paths.value);
+  const [row] = await ctx.db
+    .insert(observations)
+    .values({ projectId: ctx.projectId, ...input, observedAt: new Date(input.observedAt) })
+    .returning();
+  return toObservationDto(row!);
+}
+
+export async function listObservations(ctx: ServiceContext, query: { subjectId?: number; observationCodeId?: number }, page?: Page) {
+  requireReadEverything(ctx);
+  const where: SQL[] = [eq(observations.projectId, ctx.projectId), gt(observations.id, afterId(page))];
+  if (query.subjectId) where.push(eq(observations.subjectId, query.subjectId));
+  if (query.observationCodeId) where.push(eq(observations.observationCodeId, query.observationCodeId));
+  const rows = await ctx.db.select().from(observations).where(and(...where)).orderBy(asc(observations.id)).limit(pageLimit(page));
+  return rows.map(toObservationDto);
+}
+
+export async function getObservation(ctx: ServiceContext, id: number): Promise<ObservationDto> {
+  requireReadEverything(ctx);
+  const [row] = await ctx.db.select().from(observations).where(and(eq(observations.id, id), eq(observations.projectId, ctx.projectId)));
+  if (!row) throw notFound('Observation');
+  return toObservationDto(row);
+}
+
