@@ -32,7 +32,7 @@ function operation(spec: RouteSpec) {
   const parameters: unknown[] = [];
   for (const match of spec.path.matchAll(/\{(\w+)\}/g)) {
     const name = match[1]!;
-    parameters.push({ name, in: 'path', required: true, schema: { type: name === 'type' ? 'string' : 'integer' } });
+    parameters.push({ name, in: 'path', required: true, schema: { type: /(^id$|Id$)/.test(name) ? 'integer' : 'string' } });
   }
   const shape = { ...commonQuery, ...(spec.paginated ? listQuery : {}), ...(spec.query?.shape ?? {}) };
   for (const [name, field] of Object.entries(shape)) {

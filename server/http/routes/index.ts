@@ -5,9 +5,10 @@ import { memberRoutes } from './members';
 import { recordRoutes, recordTypeRoutes } from './records';
 import { webhookRoutes } from './webhooks';
 import { identityRoutes } from './identity';
+import { careplanRoutes, definitionRoutes, observationRoutes } from './careplans';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 

@@ -1,0 +1,223 @@
+import { and, asc, eq, gt, inArray, type SQL } from 'drizzle-orm';
+import {
+  activities,
+  careplanDefinitionInputs,
+  careplanDefinitions,
+  careplanParameters,
+  careplans,
+  observations,
+  projects,
+  type DefinitionAction,
+} from '@/db/schema';
+import { requireReadEverything } from '@/server/auth/guards';
+import type { ServiceContext } from '@/server/context';
+import { AppError, conflict, invalidField, notFound } from '@/server/errors';
+import { emit, recordEvent } from '@/server/events/emit';
+import type { Page } from '@/server/http/define-route';
+import { requireMemberInProject } from '@/server/services/members/members';
+import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { findDefinition, findVersion } from './definitions';
+import { toObservationDto } from './observations';
+import { scheduleAction } from './schedule';
+import type { ActivityDto, CareplanDto, CreateCareplanInput, UpdateCareplanInput } from './schemas';
+
+type CareplanRow = typeof careplans.$inferSelect;
+type ActivityRow = typeof activities.$inferSelect;
+export type CareplanInclude = { parameters: boolean; observation: boolean; activities: boolean };
+
+/** Staff (admins and coordinators) and integrations manage care plans; members do not. */
+export function requireCareManager(ctx: ServiceContext): void {
+  if (ctx.actor.role === 'admin' || ctx.actor.kind === 'user') return;
+  throw new AppError('forbidden', 'Managing care plans needs the admin or coordinator role');
+}
+
+export const toActivityDto = (a: ActivityRow): ActivityDto => ({
+  id: a.id,
+  careplanId: a.careplanId,
+  subjectId: a.subjectId,
+  actionKey: a.actionKey,
+  type: a.type,
+  display: a.display,
+  actorType: a.actorType,
+  status: a.status,
+  activateAt: iso(a.activateAt),
+  endAt: a.endAt ? iso(a.endAt) : null,
+  remindAt: a.remindAt ? iso(a.remindAt) : null,
+  reminders: a.reminders as ActivityDto['reminders'],
+  completedAt: a.completedAt ? iso(a.completedAt) : null,
+  createdAt: iso(a.createdAt),
+  updatedAt: iso(a.updatedAt),
+});
+
+export async function projectTimeZone(ctx: ServiceContext): Promise<string> {
+  const [p] = await ctx.db.select({ timeZone: projects.timeZone }).from(projects).where(eq(projects.id, ctx.projectId));
+  return p?.timeZone ?? 'UTC';
+}
+
+export async function careplanDto(ctx: ServiceContext, c: CareplanRow, include: CareplanInclude, knownSlug?: string): Promise<CareplanDto> {
+  const slug = knownSlug ?? (await ctx.db.select({ slug: careplanDefinitions.slug }).from(careplanDefinitions).where(eq(careplanDefinitions.id, c.definitionId)))[0]?.slug ?? '';
+  const dto: CareplanDto = {
+    id: c.id,
+    definitionId: c.definitionId,
+    subjectId: c.subjectId,
+    title: c.title,
+    version: c.version,
+    slug,
+    status: c.status,
+    createdAt: iso(c.createdAt),
+    updatedAt: iso(c.updatedAt),
+  };
+  if (include.parameters || include.observation) {
+    const rows = await ctx.db
+      .select({ p: careplanParameters, o: observations })
+      .from(careplanParameters)
+      .leftJoin(observations, eq(observations.id, careplanParameters.observationId))
+      .where(eq(careplanParameters.careplanId, c.id))
+      .orderBy(asc(careplanParameters.id));
+    dto.parameters = rows.map(({ p, o }) => ({
+      id: p.id,
+      careplanId: p.careplanId,
+      inputId: p.inputId,
+      observationId: p.observationId,
+      ...(include.observation ? { observation: o ? toObservationDto(o) : null } : {}),
+    }));
+  }
+  if (include.activities) {
+    const rows = await ctx.db.select().from(activities).where(eq(activities.careplanId, c.id)).orderBy(asc(activities.activateAt), asc(activities.id));
+    dto.activities = rows.map(toActivityDto);
+  }
+  return dto;
+}
+
+/** Creates the activities of `actions` from an anchor, and records activity_create for each. */
+export async function createActivities(tx: ServiceContext, c: CareplanRow, actions: DefinitionAction[], anchor: Date, inputId: number | null, timeZone: string) {
+  if (actions.length === 0) return [];
+  const rows = await tx.db
+    .insert(activities)
+    .values(
+      actions.map((a) => {
+        const t = scheduleAction(a, anchor, timeZone);
+        return {
+          projectId: c.projectId,
+          careplanId: c.id,
+          subjectId: c.subjectId,
+          actionKey: a.key,
+          inputId,
+          type: a.type,
+          display: a.display,
+          actorType: a.actorType ?? 'subject',
+          reminders: a.reminders ?? [],
+          ...t,
+        };
+      }),
+    )
+    .returning();
+  for (const row of rows) {
+    const dto = toActivityDto(row);
+    await recordEvent(tx, 'activity_create', { careplanId: c.id, actionKey: row.actionKey }, dto);
+  }
+  return rows;
+}
+
+export async function findCareplan(ctx: ServiceContext, id: number): Promise<CareplanRow> {
+  const [row] = await ctx.db.select().from(careplans).where(and(eq(careplans.id, id), eq(careplans.projectId, ctx.projectId)));
+  if (!row) throw notFound('Care plan');
+  return row;
+}
+
+/**
+ * Enrolment: pins the definition's latest version, creates one empty parameter per input and the
+ * activities that need no input (anchored on the care plan's start). Emits careplan_create.
+ */
+export async function createCareplan(ctx: ServiceContext, input: CreateCareplanInput): Promise<CareplanDto> {
+  requireCareManager(ctx);
+  const definition = await findDefinition(ctx, input.definitionId ?? input.definitionSlug!).catch(() => {
+    throw invalidField(input.definitionId !== undefined ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
+  });
+  if (input.definitionId !== undefined && input.definitionSlug !== undefined && definition.slug !== input.definitionSlug) {
+    throw invalidField('definitionSlug', 'definitionId and definitionSlug name different definitions');
+  }
+  await requireMemberInProject(ctx, input.subjectId, 'subjectId');
+  const version = await findVersion(ctx, definition.id, definition.latestVersion);
+  const timeZone = await projectTimeZone(ctx);
+  return emit(ctx, 'careplan_create', input, async (tx) => {
+    const [c] = await tx.db
+      .insert(careplans)
+      .values({
+        projectId: ctx.projectId,
+        definitionId: definition.id,
+        versionId: version.id,
+        version: version.version,
+        subjectId: input.subjectId,
+        title: input.title ?? version.title,
+        createdAt: ctx.clock(),
+        updatedAt: ctx.clock(),
+      })
+      .returning();
+    const inputs = await tx.db.select().from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.versionId, version.id));
+    if (inputs.length > 0) await tx.db.insert(careplanParameters).values(inputs.map((i) => ({ careplanId: c!.id, inputId: i.id })));
+    const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
+    await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
+    return careplanDto(tx, c!, { parameters: true, observation: false, activities: true });
+  });
+}
+
+export async function getCareplan(ctx: ServiceContext, id: number, include: CareplanInclude): Promise<CareplanDto> {
+  requireReadEverything(ctx);
+  return careplanDto(ctx, await findCareplan(ctx, id), include);
+}
+
+export async function listCareplans(ctx: ServiceContext, query: { subjectId?: number; definitionId?: number; status?: CareplanRow['status'] }, page?: Page) {
+  requireReadEverything(ctx);
+  const where: SQL[] = [eq(careplans.projectId, ctx.projectId), gt(careplans.id, afterId(page))];
+  if (query.subjectId) where.push(eq(careplans.subjectId, query.subjectId));
+  if (query.definitionId) where.push(eq(careplans.definitionId, query.definitionId));
+  if (query.status) where.push(eq(careplans.status, query.status));
+  const rows = await ctx.db
+    .select({ c: careplans, slug: careplanDefinitions.slug })
+    .from(careplans)
+    .innerJoin(careplanDefinitions, eq(careplanDefinitions.id, careplans.definitionId))
+    .where(and(...where))
+    .orderBy(asc(careplans.id))
+    .limit(pageLimit(page));
+  return Promise.all(rows.map(({ c, slug }) => careplanDto(ctx, c, { parameters: false, observation: false, activities: false }, slug)));
+}
+
+/** Cancels open (proposed or scheduled) activities, recording activity_update for each. */
+export async function cancelOpenActivities(tx: ServiceContext, where: SQL) {
+  const rows = await tx.db
+    .update(activities)
+    .set({ status: 'cancelled', nextDueAt: null, remindAt: null, updatedAt: tx.clock() })
+    .where(and(where, inArray(activities.status, ['proposed', 'scheduled'])))
+    .returning();
+  for (const row of rows) await recordEvent(tx, 'activity_update', { id: row.id, status: 'cancelled' }, toActivityDto(row));
+  return rows;
+}
+
+export async function updateCareplan(ctx: ServiceContext, id: number, input: UpdateCareplanInput): Promise<CareplanDto> {
+  requireCareManager(ctx);
+  const current = await findCareplan(ctx, id);
+  if (input.status !== undefined && input.status !== current.status && current.status !== 'ongoing') {
+    throw conflict(`The care plan is ${current.status}; its status cannot change`, 'status');
+  }
+  return emit(ctx, 'careplan_update', { id, ...input }, async (tx) => {
+    const [row] = await tx.db
+      .update(careplans)
+      .set({ ...input, updatedAt: ctx.clock() })
+      .where(eq(careplans.id, id))
+      .returning();
+    if (current.status === 'ongoing' && input.status && input.status !== 'ongoing') await cancelOpenActivities(tx, eq(activities.careplanId, id));
+    return careplanDto(tx, row!, { parameters: false, observation: false, activities: false });
+  });
+}
+
+export async function deleteCareplan(ctx: ServiceContext, id: number): Promise<CareplanDto> {
+  requireCareManager(ctx);
+  const current = await findCareplan(ctx, id);
+  const dto = await careplanDto(ctx, current, { parameters: false, observation: false, activities: false });
+  return emit(ctx, 'careplan_delete', { id }, async (tx) => {
+    await tx.db.delete(careplans).where(eq(careplans.id, id));
+    return dto;
+  });
+}
+

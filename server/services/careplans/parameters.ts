@@ -1,0 +1,161 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import {
+  activities,
+  careplanDefinitionInputs,
+  careplanDefinitionVersions,
+  careplanParameters,
+  careplans,
+  observationCodes,
+  observations,
+  type DefinitionAction,
+} from '@/db/schema';
+import { withTransaction, type ServiceContext } from '@/server/context';
+import { invalidField, notFound } from '@/server/errors';
+import { recordEvent } from '@/server/events/emit';
+import { ApiResult } from '@/server/http/define-route';
+import { cancelOpenActivities, createActivities, projectTimeZone, requireCareManager, toActivityDto } from './careplans';
+import { checkObservationValue, toObservationDto } from './observations';
+import { startOfDateIn } from './offsets';
+import { scheduleAction } from './schedule';
+import type { ParameterDto, PatchParameterInput, SetParameterInput } from './schemas';
+
+type Careplan = typeof careplans.$inferSelect;
+type Input = typeof careplanDefinitionInputs.$inferSelect;
+type ObservationValue = { value: string; observedAt: string };
+
+/** The observation a parameter is set to: a new one for the care plan's subject, or an existing one of it. */
+async function resolveObservation(
+  tx: ServiceContext,
+  c: Careplan,
+  input: Input,
+  given: { observation?: ObservationValue; observationId?: number | null },
+): Promise<typeof observations.$inferSelect | null> {
+  const [code] = await tx.db.select().from(observationCodes).where(eq(observationCodes.id, input.observationCodeId));
+  if (given.observation) {
+    checkObservationValue(code!.type, given.observation.value, 'observation.value');
+    const [row] = await tx.db
+      .insert(observations)
+      .values({
+        projectId: c.projectId,
+        subjectId: c.subjectId,
+        observationCodeId: input.observationCodeId,
+        value: given.observation.value,
+        observedAt: new Date(given.observation.observedAt),
+      })
+      .returning();
+    return row!;
+  }
+  if (given.observationId === null || given.observationId === undefined) return null;
+  const [row] = await tx.db
+    .select()
+    .from(observations)
+    .where(and(eq(observations.id, given.observationId), eq(observations.projectId, c.projectId)));
+  if (!row) throw invalidField('observationId', 'No observation with this id in the project');
+  if (row.subjectId !== c.subjectId) throw invalidField('observationId', "The observation is not about the care plan's subject");
+  if (row.observationCodeId !== input.observationCodeId) throw invalidField('observationId', "The observation's code is not the input's code");
+  return row;
+}
+
+/**
+ * The effects of a parameter's date on the activities anchored on its input: the first date creates
+ * them, a changed date moves those still proposed or scheduled (timestamps and pending reminder), and
+ * emptying cancels those. Completed, expired and cancelled activities never move.
+ */
+async function applyDate(tx: ServiceContext, c: Careplan, input: Input, before: string | null, after: string | null) {
+  if (before === after || c.status !== 'ongoing') return;
+  const anchored = eq(activities.careplanId, c.id);
+  if (after === null) {
+    await cancelOpenActivities(tx, and(anchored, eq(activities.inputId, input.id))!);
+    return;
+  }
+  const [version] = await tx.db.select().from(careplanDefinitionVersions).where(eq(careplanDefinitionVersions.id, c.versionId));
+  const actions = (version!.actions as DefinitionAction[]).filter((a) => a.inputKey === input.key);
+  const timeZone = await projectTimeZone(tx);
+  const anchor = startOfDateIn(after, timeZone);
+  const existing = await tx.db
+    .select()
+    .from(activities)
+    .where(and(anchored, eq(activities.inputId, input.id)))
+    .orderBy(asc(activities.id));
+  const toCreate: DefinitionAction[] = [];
+  for (const action of actions) {
+    const mine = existing.filter((a) => a.actionKey === action.key);
+    const open = mine.filter((a) => a.status === 'proposed' || a.status === 'scheduled');
+    if (open.length > 0) {
+      const times = scheduleAction(action, anchor, timeZone);
+      const moved = await tx.db
+        .update(activities)
+        .set({ ...times, updatedAt: tx.clock() })
+        .where(inArray(activities.id, open.map((a) => a.id)))
+        .returning();
+      for (const row of moved) {
+        await recordEvent(tx, 'activity_update', { id: row.id, activateAt: row.activateAt.toISOString(), endAt: row.endAt?.toISOString() ?? null }, toActivityDto(row));
+      }
+    } else if (!mine.some((a) => a.status === 'completed' || a.status === 'expired')) {
+      toCreate.push(action);
+    }
+  }
+  await createActivities(tx, c, toCreate, anchor, input.id, timeZone);
+}
+
+async function dtoOf(tx: ServiceContext, parameterId: number): Promise<ParameterDto> {
+  const [row] = await tx.db
+    .select({ p: careplanParameters, o: observations })
+    .from(careplanParameters)
+    .leftJoin(observations, eq(observations.id, careplanParameters.observationId))
+    .where(eq(careplanParameters.id, parameterId));
+  return { id: row!.p.id, careplanId: row!.p.careplanId, inputId: row!.p.inputId, observationId: row!.p.observationId, observation: row!.o ? toObservationDto(row!.o) : null };
+}
+
+async function setObservation(tx: ServiceContext, c: Careplan, input: Input, parameter: typeof careplanParameters.$inferSelect | undefined, given: { observation?: ObservationValue; observationId?: number | null }) {
+  const before = parameter?.observationId
+    ? ((await tx.db.select({ value: observations.value }).from(observations).where(eq(observations.id, parameter.observationId)))[0]?.value ?? null)
+    : null;
+  const obs = await resolveObservation(tx, c, input, given);
+  let id: number;
+  if (parameter) {
+    await tx.db.update(careplanParameters).set({ observationId: obs?.id ?? null, updatedAt: tx.clock() }).where(eq(careplanParameters.id, parameter.id));
+    id = parameter.id;
+  } else {
+    const [row] = await tx.db.insert(careplanParameters).values({ careplanId: c.id, inputId: input.id, observationId: obs?.id ?? null }).returning();
+    id = row!.id;
+  }
+  await applyDate(tx, c, input, before, obs?.value ?? null);
+  return dtoOf(tx, id);
+}
+
+/** POST /careplan-parameter: sets the parameter of an input (201 when the care plan had none, else 200). */
+export async function setParameter(ctx: ServiceContext, body: SetParameterInput): Promise<ApiResult<ParameterDto>> {
+  requireCareManager(ctx);
+  return withTransaction(ctx, async (tx) => {
+    const [c] = await tx.db.select().from(careplans).where(and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))).for('update');
+    if (!c) throw invalidField('careplanId', 'No care plan with this id in the project');
+    const [input] = await tx.db
+      .select()
+      .from(careplanDefinitionInputs)
+      .where(and(eq(careplanDefinitionInputs.id, body.inputId), eq(careplanDefinitionInputs.versionId, c.versionId)));
+    if (!input) throw invalidField('inputId', "No input with this id in the care plan's definition version");
+    const [parameter] = await tx.db
+      .select()
+      .from(careplanParameters)
+      .where(and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, input.id)));
+    const dto = await setObservation(tx, c, input, parameter, body);
+    return new ApiResult(parameter ? 200 : 201, dto);
+  });
+}
+
+/** PATCH /careplan-parameter/<id>: a new observation, an existing one, or null to empty it. */
+export async function patchParameter(ctx: ServiceContext, id: number, body: PatchParameterInput): Promise<ParameterDto> {
+  requireCareManager(ctx);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .select({ p: careplanParameters, c: careplans, input: careplanDefinitionInputs })
+      .from(careplanParameters)
+      .innerJoin(careplans, eq(careplans.id, careplanParameters.careplanId))
+      .innerJoin(careplanDefinitionInputs, eq(careplanDefinitionInputs.id, careplanParameters.inputId))
+      .where(and(eq(careplanParameters.id, id), eq(careplans.projectId, ctx.projectId)));
+    if (!row) throw notFound('Care plan parameter');
+    await tx.db.select({ id: careplans.id }).from(careplans).where(eq(careplans.id, row.c.id)).for('update');
+    return setObservation(tx, row.c, row.input, row.p, body);
+  });
+}
