@@ -1,8 +1,9 @@
 /** `npm run bench [name]`: runs the benchmarks (all, or the one named), each printing its table. */
 import { benchRecords } from './records';
 import { benchWebhooks } from './webhooks';
+import { benchCareplans } from './careplans';
 
-const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks };
+const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans };
 const only = process.argv[2];
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -16,7 +16,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   if (session.user.id.startsWith('member:')) redirect('/me');
   const caller = await getCaller();
   const { current, projects } = await caller.projects.mine();
-  const staff = { projectId: current.id, projectName: current.name, role: current.role, email: session.user.email ?? '' };
+  const staff = { projectId: current.id, projectName: current.name, role: current.role, email: session.user.email ?? '', timeZone: current.timeZone };
   return (
     <StaffProvider staff={staff}>
       <div className="flex min-h-screen">

@@ -17,9 +17,9 @@ const SECTIONS: { title: string; items: Item[] }[] = [
   {
     title: 'Care',
     items: [
-      { href: '/careplans', label: 'Care plans', soon: true },
+      { href: '/careplans', label: 'Care plans' },
       { href: '/templates', label: 'Templates', soon: true },
-      { href: '/observation-codes', label: 'Observation codes', soon: true },
+      { href: '/observation-codes', label: 'Observation codes' },
     ],
   },
   {

@@ -2,7 +2,7 @@
 
 import { createContext, useContext, type ReactNode } from 'react';
 
-export type Staff = { projectId: number; projectName: string; role: 'admin' | 'coordinator'; email: string };
+export type Staff = { projectId: number; projectName: string; role: 'admin' | 'coordinator'; email: string; timeZone: string };
 
 const StaffContext = createContext<Staff | null>(null);
 

@@ -5,6 +5,7 @@ import { projectsRouter } from './routers/projects';
 import { recordsRouter, recordTypesRouter } from './routers/records';
 import { webhooksRouter } from './routers/webhooks';
 import { identityRouter } from './routers/identity';
+import { careplansRouter, observationCodesRouter, templatesRouter } from './routers/careplans';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -14,6 +15,9 @@ export const appRouter = router({
   integrations: integrationsRouter,
   webhooks: webhooksRouter,
   identityProviders: identityRouter,
+  observationCodes: observationCodesRouter,
+  templates: templatesRouter,
+  careplans: careplansRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,188 @@
+'use client';
+
+import { Fragment } from 'react';
+
+export type TimelineItem = {
+  id: string | number;
+  label: string;
+  type: string;
+  status: 'proposed' | 'scheduled' | 'expired' | 'completed' | 'cancelled' | 'preview';
+  group: string;
+  activateAt: string;
+  endAt: string | null;
+  remindAt: string | null;
+};
+export type TimelineMark = { label: string; at: string };
+
+const STATUS_STYLE: Record<TimelineItem['status'], { bar: string; label: string }> = {
+  proposed: { bar: 'bg-sky-200 ring-1 ring-sky-500', label: 'proposed' },
+  scheduled: { bar: 'bg-brand-500', label: 'scheduled' },
+  expired: { bar: 'bg-amber-400', label: 'expired' },
+  completed: { bar: 'bg-emerald-600', label: 'completed' },
+  cancelled: { bar: 'bg-slate-300 opacity-60', label: 'cancelled' },
+  preview: { bar: 'bg-violet-300 ring-1 ring-violet-500', label: 'preview' },
+};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const STEPS = [
+  { ms: HOUR, unit: 'hour' },
+  { ms: 6 * HOUR, unit: 'hour' },
+  { ms: DAY, unit: 'day' },
+  { ms: 7 * DAY, unit: 'week' },
+  { ms: 30 * DAY, unit: 'month' },
+  { ms: 91 * DAY, unit: 'quarter' },
+  { ms: 365 * DAY, unit: 'year' },
+  { ms: 5 * 365 * DAY, unit: 'year' },
+] as const;
+
+/** Tick instants aligned to calendar boundaries in the time zone (days, months, years), 4 to 10 of them. */
+function ticks(from: number, to: number, timeZone: string): { at: number; label: string }[] {
+  const span = to - from;
+  const step = STEPS.find((s) => span / s.ms <= 10) ?? STEPS[STEPS.length - 1]!;
+  const fmt = (opts: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { timeZone, ...opts });
+  const format =
+    step.unit === 'hour'
+      ? fmt({ day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })
+      : step.unit === 'day' || step.unit === 'week'
+        ? fmt({ day: 'numeric', month: 'short' })
+        : step.unit === 'month' || step.unit === 'quarter'
+          ? fmt({ month: 'short', year: 'numeric' })
+          : fmt({ year: 'numeric' });
+  const out: { at: number; label: string }[] = [];
+  // Walk in small increments and keep the instants where the calendar boundary changes.
+  const probe = step.unit === 'hour' ? HOUR : DAY;
+  const key = (t: number) => {
+    const p = Object.fromEntries(fmt({ year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', hourCycle: 'h23' }).formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]));
+    if (step.unit === 'hour') return Math.floor((p.day! * 24 + p.hour!) / (step.ms / HOUR));
+    if (step.unit === 'day') return p.year! * 400 + p.month! * 32 + p.day!;
+    if (step.unit === 'week') return Math.floor((t + 3 * DAY) / (7 * DAY));
+    if (step.unit === 'month') return p.year! * 12 + p.month!;
+    if (step.unit === 'quarter') return p.year! * 4 + Math.floor((p.month! - 1) / 3);
+    return Math.floor(p.year! / (step.ms / (365 * DAY)));
+  };
+  let prev = key(from);
+  for (let t = from + probe; t <= to && out.length < 40; t += probe) {
+    const k = key(t);
+    if (k !== prev) {
+      // Refine to the hour the boundary falls in, so month ticks sit on midnight.
+      let at = t;
+      if (probe === DAY) for (let h = t - DAY; h <= t; h += HOUR) if (key(h) === k) { at = h; break; }
+      out.push({ at, label: format.format(new Date(at)) });
+      prev = k;
+    }
+  }
+  return out.length > 12 ? out.filter((_, i) => i % Math.ceil(out.length / 10) === 0) : out;
+}
+
+const dateTime = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/**
+ * Activities on a time axis, grouped by their anchor, coloured by status, with the reference dates and
+ * today marked. The scale adapts from hours to years; every bar has a text equivalent for screen readers.
+ */
+export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[]; marks: TimelineMark[]; now: string; timeZone: string }) {
+  const times = [
+    ...items.flatMap((i) => [i.activateAt, i.endAt, i.remindAt].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t))),
+    ...marks.map((m) => Date.parse(m.at)),
+    Date.parse(now),
+  ];
+  let from = Math.min(...times);
+  let to = Math.max(...times);
+  if (to - from < DAY) {
+    from -= DAY / 2;
+    to += DAY / 2;
+  }
+  const pad = (to - from) * 0.04;
+  from -= pad;
+  to += pad;
+  const x = (iso: string) => ((Date.parse(iso) - from) / (to - from)) * 100;
+  const groups = [...new Set(items.map((i) => i.group))];
+  const axis = ticks(from, to, timeZone);
+
+  return (
+    <figure aria-label="Care plan timeline" className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
+      <div className="relative">
+        <div className="grid grid-cols-[13rem_1fr] text-xs">
+        <div />
+        <div className="relative h-6 border-b border-slate-200" aria-hidden>
+          {axis.map((t) => (
+            <span key={t.at} className="absolute top-0 -translate-x-1/2 whitespace-nowrap text-slate-500" style={{ left: `${((t.at - from) / (to - from)) * 100}%` }}>
+              {t.label}
+            </span>
+          ))}
+        </div>
+        {groups.map((group) => (
+          <Fragment key={group}>
+            <div className="col-span-2 mt-3 border-t border-slate-100 pt-2 text-[11px] font-semibold uppercase tracking-wide text-slate-500">{group}</div>
+            <ul className="contents" aria-label={group}>
+              {items
+                .filter((i) => i.group === group)
+                .map((i) => {
+                  const style = STATUS_STYLE[i.status];
+                  const left = x(i.activateAt);
+                  const width = i.endAt ? Math.max(x(i.endAt) - left, 0.6) : 0;
+                  const text = `${i.label}, ${style.label}, ${i.endAt ? `from ${dateTime(i.activateAt, timeZone)} to ${dateTime(i.endAt, timeZone)}` : `at ${dateTime(i.activateAt, timeZone)}`}${i.remindAt ? `, reminder ${dateTime(i.remindAt, timeZone)}` : ''}`;
+                  return (
+                    <li key={i.id} className="contents" aria-label={text}>
+                      <div className={`truncate py-1.5 pr-3 text-sm ${i.status === 'cancelled' ? 'text-slate-400 line-through' : 'text-slate-800'}`} title={text}>
+                        {i.label}
+                        <span className="ml-1 text-xs text-slate-400">{i.type}</span>
+                      </div>
+                      <div className="relative h-8">
+                        {timesGrid(axis, from, to)}
+                        {width > 0 ? (
+                          <span className={`absolute top-2 h-4 rounded ${style.bar}`} style={{ left: `${left}%`, width: `${width}%` }} title={text} />
+                        ) : (
+                          <span className={`absolute top-2 size-4 -translate-x-1/2 rotate-45 rounded-sm ${style.bar}`} style={{ left: `${left}%` }} title={text} />
+                        )}
+                        {i.remindAt && (
+                          <span className="absolute top-0.5 size-2 -translate-x-1/2 rounded-full bg-amber-500 ring-2 ring-white" style={{ left: `${x(i.remindAt)}%` }} title={`Reminder ${dateTime(i.remindAt, timeZone)}`} />
+                        )}
+                      </div>
+                    </li>
+                  );
+                })}
+            </ul>
+          </Fragment>
+        ))}
+        </div>
+        <div className="pointer-events-none absolute inset-y-0 right-0 left-[13rem]" aria-hidden>
+          {[...marks.map((m) => ({ ...m, kind: 'ref' as const })), { label: 'Today', at: now, kind: 'now' as const }].map((m) => (
+            <span
+              key={`${m.kind}-${m.label}`}
+              className={`absolute top-6 bottom-0 border-l-2 ${m.kind === 'now' ? 'border-red-500' : 'border-dashed border-violet-500'}`}
+              style={{ left: `${x(m.at)}%` }}
+            >
+              <span className={`absolute -bottom-5 left-1 whitespace-nowrap rounded px-1 text-[10px] font-medium ${m.kind === 'now' ? 'bg-red-50 text-red-700' : 'bg-violet-50 text-violet-700'}`}>
+                {m.label}
+              </span>
+            </span>
+          ))}
+        </div>
+      </div>
+      <figcaption className="mt-8 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
+        {(['proposed', 'scheduled', 'expired', 'completed', 'cancelled'] as const).map((s) => (
+          <span key={s} className="flex items-center gap-1.5">
+            <span className={`inline-block h-2.5 w-4 rounded ${STATUS_STYLE[s].bar}`} /> {s}
+          </span>
+        ))}
+        <span className="flex items-center gap-1.5">
+          <span className="inline-block size-2 rounded-full bg-amber-500" /> next reminder
+        </span>
+        <span className="flex items-center gap-1.5">
+          <span className="inline-block h-3 border-l-2 border-dashed border-violet-500" /> reference date
+        </span>
+        <span className="flex items-center gap-1.5">
+          <span className="inline-block h-3 border-l-2 border-red-500" /> today
+        </span>
+        <span className="ml-auto text-slate-400">Times in {timeZone}</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+function timesGrid(axis: { at: number }[], from: number, to: number) {
+  return axis.map((t) => <span key={t.at} aria-hidden className="absolute inset-y-0 border-l border-slate-100" style={{ left: `${((t.at - from) / (to - from)) * 100}%` }} />);
+}

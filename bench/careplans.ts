@@ -1,0 +1,112 @@
+/**
+ * bench/careplans: through REST on PostgreSQL (`next start`): enrol 10,000 members in a 10-action
+ * template, set each care plan's reference date, then move 1,000 of them. Prints p50/p99 latency of each.
+ */
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+import { printTable, startProcess, stopProcess, waitForHttp } from './lib';
+
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'carebase_bench_careplans';
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const PORT = 3203;
+const API_KEY = 'cb_key_bench_careplans_0123456789abcdef';
+const CAREPLANS = Number(process.env.BENCH_CAREPLANS ?? 10_000);
+const MOVES = Math.min(1_000, CAREPLANS);
+const CONCURRENCY = 10;
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+export async function benchCareplans(): Promise<void> {
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
+  await admin.unsafe(`create database ${DB_NAME}`);
+  await admin.end();
+  process.env.DATABASE_URL = DATABASE_URL;
+  const { migrateDb, getDb, closeDb } = await import('@/db/client');
+  const { createProject } = await import('@/server/services/projects/projects');
+  await migrateDb();
+  const db = await getDb();
+  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Care plan bench', apiKey: API_KEY }));
+  await closeDb();
+  const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  const members = await sql<{ id: number }[]>`
+    insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS}) g returning id`;
+  await sql.end();
+
+  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
+    DATABASE_URL,
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    CAREBASE_AUTO_MIGRATE: 'false',
+    NEXT_MANUAL_SIG_HANDLE: 'true',
+    NEXT_TELEMETRY_DISABLED: '1',
+  });
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
+  const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
+    const t0 = performance.now();
+    const res = await request(`http://127.0.0.1:${PORT}/api/v1${path}`, {
+      method,
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.body.json()) as Record<string, unknown>;
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return { ms: performance.now() - t0, json };
+  };
+  const runAll = async <T>(items: T[], fn: (item: T) => Promise<number>) => {
+    const latencies: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < items.length) latencies.push(await fn(items[next++]!));
+      }),
+    );
+    return { latencies, seconds: (performance.now() - t0) / 1000 };
+  };
+
+  try {
+    await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
+    const code = (await call('POST', '/observation-code', { slug: 'reference-date', display: 'Reference date', type: 'date' })).json as { id: number };
+    const actions = Array.from({ length: 10 }, (_, i) => ({
+      key: `a${i}`,
+      type: 'task',
+      display: `Action ${i}`,
+      ...(i >= 2 ? { inputKey: 'ref' } : {}),
+      start: { offset: i * 3, offsetUnit: i % 2 ? 'd' : 'wk' },
+      end: { offset: 2, offsetUnit: 'd' },
+      reminders: [{ offset: 1, offsetUnit: 'h' }],
+    }));
+    const definition = (await call('POST', '/careplan-definition', { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId: code.id }], actions })).json as { id: number };
+
+    const plans: { id: number; inputId: number; parameterId: number }[] = [];
+    const enrol = await runAll(members, async (m) => {
+      const r = await call('POST', '/careplan', { definitionId: definition.id, subjectId: m.id });
+      const body = r.json as { id: number; parameters: { id: number; inputId: number }[] };
+      plans.push({ id: body.id, inputId: body.parameters[0]!.inputId, parameterId: body.parameters[0]!.id });
+      return r.ms;
+    });
+    const set = await runAll(plans, async (p) =>
+      (await call('POST', '/careplan-parameter', { careplanId: p.id, inputId: p.inputId, observation: { value: '2027-03-15', observedAt: '2026-11-22T10:00:00Z' } })).ms,
+    );
+    const move = await runAll(plans.slice(0, MOVES), async (p) =>
+      (await call('PATCH', `/careplan-parameter/${p.parameterId}`, { observation: { value: '2027-04-30', observedAt: '2026-11-23T10:00:00Z' } })).ms,
+    );
+    const row = (name: string, r: { latencies: number[]; seconds: number }) => ({
+      operation: name,
+      requests: r.latencies.length,
+      'req/s': Math.round(r.latencies.length / r.seconds),
+      'p50 ms': Math.round(pct(r.latencies, 50) * 10) / 10,
+      'p99 ms': Math.round(pct(r.latencies, 99) * 10) / 10,
+    });
+    printTable(`bench/careplans: 10-action template, ${CONCURRENCY} concurrent clients, REST on PostgreSQL (goal: p99 < 50 ms)`, [
+      row('enrol (2 activities)', enrol),
+      row('set reference date (8 activities created)', set),
+      row('move reference date (8 activities moved)', move),
+    ]);
+  } finally {
+    await agent.close();
+    await stopProcess(app);
+  }
+}

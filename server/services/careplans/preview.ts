@@ -1,0 +1,37 @@
+import type { DefinitionAction } from '@/db/schema';
+import type { ServiceContext } from '@/server/context';
+import { projectTimeZone } from './careplans';
+import { isCalendarDate, startOfDateIn } from './offsets';
+import { scheduleAction } from './schedule';
+
+export type PreviewActivity = { actionKey: string; type: string; display: string; actorType: string; anchor: string; activateAt: string; endAt: string | null; remindAt: string | null };
+
+/**
+ * The timeline a template would produce for sample reference dates, before anyone is enrolled: actions
+ * anchored on an input without a sample date are left out, as they would be for a real care plan.
+ */
+export async function previewTimeline(
+  ctx: ServiceContext,
+  input: { actions: DefinitionAction[]; sampleDates: Record<string, string>; start?: string },
+): Promise<{ timeZone: string; start: string; activities: PreviewActivity[] }> {
+  const timeZone = await projectTimeZone(ctx);
+  const start = input.start ? new Date(input.start) : ctx.clock();
+  const activities: PreviewActivity[] = [];
+  for (const action of input.actions) {
+    const sample = action.inputKey ? input.sampleDates[action.inputKey] : undefined;
+    if (action.inputKey && (!sample || !isCalendarDate(sample))) continue;
+    const anchor = action.inputKey ? startOfDateIn(sample!, timeZone) : start;
+    const t = scheduleAction(action, anchor, timeZone);
+    activities.push({
+      actionKey: action.key,
+      type: action.type,
+      display: action.display,
+      actorType: action.actorType ?? 'subject',
+      anchor: action.inputKey ?? '',
+      activateAt: t.activateAt.toISOString(),
+      endAt: t.endAt?.toISOString() ?? null,
+      remindAt: t.remindAt?.toISOString() ?? null,
+    });
+  }
+  return { timeZone, start: start.toISOString(), activities };
+}
