@@ -18,7 +18,7 @@ const SECTIONS: { title: string; items: Item[] }[] = [
     title: 'Care',
     items: [
       { href: '/careplans', label: 'Care plans' },
-      { href: '/templates', label: 'Templates', soon: true },
+      { href: '/templates', label: 'Templates' },
       { href: '/observation-codes', label: 'Observation codes' },
     ],
   },

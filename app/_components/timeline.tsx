@@ -39,11 +39,13 @@ const STEPS = [
 /** Tick instants aligned to calendar boundaries in the time zone (days, months, years), 4 to 10 of them. */
 function ticks(from: number, to: number, timeZone: string): { at: number; label: string }[] {
   const span = to - from;
-  const step = STEPS.find((s) => span / s.ms <= 10) ?? STEPS[STEPS.length - 1]!;
+  const step = STEPS.find((s) => span / s.ms <= 7) ?? STEPS[STEPS.length - 1]!;
   const fmt = (opts: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { timeZone, ...opts });
   const format =
     step.unit === 'hour'
-      ? fmt({ day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' })
+      ? step.ms === HOUR
+        ? fmt({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+        : fmt({ weekday: 'short', hour: '2-digit', hourCycle: 'h23' })
       : step.unit === 'day' || step.unit === 'week'
         ? fmt({ day: 'numeric', month: 'short' })
         : step.unit === 'month' || step.unit === 'quarter'
@@ -72,7 +74,7 @@ function ticks(from: number, to: number, timeZone: string): { at: number; label:
       prev = k;
     }
   }
-  return out.length > 12 ? out.filter((_, i) => i % Math.ceil(out.length / 10) === 0) : out;
+  return out.length > 8 ? out.filter((_, i) => i % Math.ceil(out.length / 7) === 0) : out;
 }
 
 const dateTime = (iso: string, timeZone: string) =>
@@ -155,7 +157,9 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
               className={`absolute top-6 bottom-0 border-l-2 ${m.kind === 'now' ? 'border-red-500' : 'border-dashed border-violet-500'}`}
               style={{ left: `${x(m.at)}%` }}
             >
-              <span className={`absolute -bottom-5 left-1 whitespace-nowrap rounded px-1 text-[10px] font-medium ${m.kind === 'now' ? 'bg-red-50 text-red-700' : 'bg-violet-50 text-violet-700'}`}>
+              <span
+                className={`absolute -bottom-5 whitespace-nowrap rounded px-1 text-[10px] font-medium ${x(m.at) > 70 ? 'right-1' : 'left-1'} ${m.kind === 'now' ? 'bg-red-50 text-red-700' : 'bg-violet-50 text-violet-700'}`}
+              >
                 {m.label}
               </span>
             </span>

@@ -1,4 +1,5 @@
-import type { DefinitionAction } from '@/db/schema';
+import type { z } from 'zod';
+import type { actionSchema } from './schemas';
 import type { ServiceContext } from '@/server/context';
 import { projectTimeZone } from './careplans';
 import { isCalendarDate, startOfDateIn } from './offsets';
@@ -12,7 +13,7 @@ export type PreviewActivity = { actionKey: string; type: string; display: string
  */
 export async function previewTimeline(
   ctx: ServiceContext,
-  input: { actions: DefinitionAction[]; sampleDates: Record<string, string>; start?: string },
+  input: { actions: z.output<typeof actionSchema>[]; sampleDates: Record<string, string>; start?: string },
 ): Promise<{ timeZone: string; start: string; activities: PreviewActivity[] }> {
   const timeZone = await projectTimeZone(ctx);
   const start = input.start ? new Date(input.start) : ctx.clock();

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { DefinitionAction } from '@/db/schema';
 import { listActivities } from '@/server/services/careplans/activities';
 import { createCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, getDefinition, listDefinitions, listDefinitionVersions, updateDefinition } from '@/server/services/careplans/definitions';
@@ -43,7 +42,7 @@ export const templatesRouter = router({
     .mutation(({ ctx, input }) => updateDefinition(ctx.svc, String(input.id), input.changes, withInputs)),
   preview: staffProcedure
     .input(z.object({ actions: z.array(actionSchema), sampleDates: z.record(z.string(), z.string()), start: z.string().optional() }))
-    .query(({ ctx, input }) => previewTimeline(ctx.svc, { ...input, actions: input.actions as DefinitionAction[] })),
+    .query(({ ctx, input }) => previewTimeline(ctx.svc, input)),
 });
 
 export const careplansRouter = router({

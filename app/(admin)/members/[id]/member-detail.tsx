@@ -17,6 +17,7 @@ export function MemberDetail({ id }: { id: number }) {
   const isAdmin = useIsAdmin();
   const member = useQuery(trpc.members.get.queryOptions({ id }));
   const records = useQuery(trpc.members.records.queryOptions({ id }));
+  const plans = useQuery(trpc.careplans.list.queryOptions({ subjectId: id, limit: 100, afterId: 0 }));
   const [saved, setSaved] = useState(false);
   const [token, setToken] = useState<string | null>(null);
   const update = useMutation(
@@ -132,6 +133,38 @@ export function MemberDetail({ id }: { id: number }) {
           </Card>
         )}
       </div>
+      <div className="mb-3 mt-8 flex items-center justify-between">
+        <h2 className="text-lg font-semibold text-slate-900">Care plans</h2>
+        <Link href={`/careplans?member=${id}`} className="text-sm text-brand-700 hover:underline">
+          Enrol in a care plan
+        </Link>
+      </div>
+      {plans.isPending ? (
+        <Loading label="Loading care plans…" />
+      ) : plans.error ? (
+        <ErrorNotice error={plans.error} onRetry={() => void plans.refetch()} />
+      ) : plans.data.length === 0 ? (
+        <EmptyState title="Not enrolled in any care plan" />
+      ) : (
+        <Table caption="Care plans of this member" head={['Care plan', 'Template', 'Status', 'Started']}>
+          {plans.data.map((c) => (
+            <tr key={c.id}>
+              <Td>
+                <Link href={`/careplans/${c.id}`} className="font-medium text-brand-700 hover:underline">
+                  {c.title}
+                </Link>
+              </Td>
+              <Td className="font-mono text-xs">
+                {c.slug} v{c.version}
+              </Td>
+              <Td>
+                <Badge tone={c.status === 'ongoing' ? 'brand' : c.status === 'completed' ? 'green' : 'slate'}>{c.status}</Badge>
+              </Td>
+              <Td className="whitespace-nowrap text-slate-500">{formatDate(c.createdAt)}</Td>
+            </tr>
+          ))}
+        </Table>
+      )}
       <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>
       {records.isPending ? (
         <Loading label="Loading records…" />

@@ -1,0 +1,287 @@
+'use client';
+
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
+import { useIsAdmin } from '@/app/_components/staff-context';
+import { Timeline } from '@/app/_components/timeline';
+import { Button, Card, ErrorNotice, TextField } from '@/app/_components/ui';
+import { useStaff } from '@/app/_components/staff-context';
+import { useTRPC } from '@/app/_trpc/client';
+
+const UNITS = ['s', 'min', 'h', 'd', 'wk', 'mo', 'a'] as const;
+type Unit = (typeof UNITS)[number];
+const UNIT_LABEL: Record<Unit, string> = { s: 'seconds', min: 'minutes', h: 'hours', d: 'days', wk: 'weeks', mo: 'months', a: 'years' };
+type Offset = { offset: number; offsetUnit: Unit };
+type Reminder = Offset & { title?: string };
+export type EditorAction = { key: string; type: string; display: string; actorType: string; inputKey?: string; start: Offset; end?: Offset; reminders: Reminder[] };
+export type EditorInput = { key: string; observationCodeId: number };
+export type EditorValue = { slug: string; title: string; inputs: EditorInput[]; actions: EditorAction[] };
+
+const control = 'rounded-md border-0 bg-white px-2 py-1.5 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-500';
+const errClass = (e?: string) => (e ? ' ring-red-400' : '');
+
+function OffsetField({ label, value, onChange, error, min }: { label: string; value: Offset; onChange: (o: Offset) => void; error?: string; min?: number }) {
+  return (
+    <fieldset className="min-w-0">
+      <legend className="mb-1 text-xs font-medium text-slate-600">{label}</legend>
+      <div className="flex gap-1">
+        <input
+          type="number"
+          aria-label={`${label} amount`}
+          className={`${control} w-20${errClass(error)}`}
+          value={Number.isFinite(value.offset) ? value.offset : ''}
+          min={min}
+          onChange={(e) => onChange({ ...value, offset: e.target.value === '' ? NaN : Number(e.target.value) })}
+        />
+        <select aria-label={`${label} unit`} className={control} value={value.offsetUnit} onChange={(e) => onChange({ ...value, offsetUnit: e.target.value as Unit })}>
+          {UNITS.map((u) => (
+            <option key={u} value={u}>
+              {UNIT_LABEL[u]}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error && <p className="mt-1 text-xs text-red-700">{error}</p>}
+    </fieldset>
+  );
+}
+
+/** Builds a template: inputs bound to date codes, and actions scheduled from an input or the care plan start. */
+export function TemplateEditor({
+  initial,
+  definitionId,
+  onSaved,
+}: {
+  initial: EditorValue;
+  definitionId?: number;
+  onSaved?: () => void;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const isAdmin = useIsAdmin();
+  const { timeZone } = useStaff();
+  const [value, setValue] = useState<EditorValue>(initial);
+  const [samples, setSamples] = useState<Record<string, string>>({});
+  const [saved, setSaved] = useState<string | null>(null);
+  const codes = useQuery(trpc.observationCodes.list.queryOptions());
+  const dateCodes = (codes.data ?? []).filter((c) => c.type === 'date');
+  const after = async (message: string) => {
+    await queryClient.invalidateQueries({ queryKey: trpc.templates.list.queryKey() });
+    setSaved(message);
+    onSaved?.();
+  };
+  const create = useMutation(
+    trpc.templates.create.mutationOptions({
+      onSuccess: async (d) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.templates.list.queryKey() });
+        router.push(`/templates/${d.id}`);
+      },
+    }),
+  );
+  const update = useMutation(
+    trpc.templates.update.mutationOptions({
+      onSuccess: async (d) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.templates.get.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.templates.versions.queryKey() });
+        await after(`Saved as version ${d.version}.`);
+      },
+    }),
+  );
+  const mutationError = create.error ?? update.error;
+  const errors = fieldErrorsOf(mutationError);
+  const busy = create.isPending || update.isPending;
+  const validActions = value.actions.filter((a) => a.key && a.type && a.display && Number.isFinite(a.start.offset));
+  const preview = useQuery({
+    ...trpc.templates.preview.queryOptions({ actions: validActions, sampleDates: samples }),
+    placeholderData: keepPreviousData,
+  });
+
+  const setAction = (i: number, patch: Partial<EditorAction>) => setValue((v) => ({ ...v, actions: v.actions.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
+  const setInput = (i: number, patch: Partial<EditorInput>) => setValue((v) => ({ ...v, inputs: v.inputs.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
+  const body = { ...value, actions: value.actions.map(({ end, inputKey, ...a }) => ({ ...a, ...(end ? { end } : {}), ...(inputKey ? { inputKey } : {}) })) };
+  const save = (newVersion: boolean) => {
+    setSaved(null);
+    if (definitionId) update.mutate({ id: definitionId, changes: { ...body, ...(newVersion ? { newVersion: true } : {}) } });
+    else create.mutate(body);
+  };
+
+  return (
+    <div className="space-y-6">
+      <Card title="Template">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="Title" value={value.title} onChange={(e) => setValue({ ...value, title: e.target.value })} error={errors.title} disabled={!isAdmin} />
+          <TextField label="Slug" value={value.slug} onChange={(e) => setValue({ ...value, slug: e.target.value })} error={errors.slug} disabled={!isAdmin} hint="Lower-case letters, digits and -" />
+        </div>
+      </Card>
+
+      <Card
+        title="Inputs (reference dates)"
+        actions={
+          isAdmin && (
+            <Button variant="secondary" onClick={() => setValue({ ...value, inputs: [...value.inputs, { key: '', observationCodeId: dateCodes[0]?.id ?? 0 }] })}>
+              Add input
+            </Button>
+          )
+        }
+      >
+        {value.inputs.length === 0 && <p className="text-sm text-slate-500">No inputs: every action is scheduled from the care plan&apos;s start.</p>}
+        {dateCodes.length === 0 && <p className="text-sm text-amber-700">Create a date observation code first; inputs are bound to one.</p>}
+        <ul className="space-y-3" aria-label="Inputs">
+          {value.inputs.map((input, i) => (
+            <li key={i} className="flex flex-wrap items-end gap-3">
+              <TextField label={`Input ${i + 1} key`} value={input.key} onChange={(e) => setInput(i, { key: e.target.value })} error={errors[`inputs.${i}.key`]} placeholder="surgery" />
+              <div>
+                <label htmlFor={`input-code-${i}`} className="mb-1 block text-sm font-medium text-slate-700">
+                  Input {i + 1} date code
+                </label>
+                <select id={`input-code-${i}`} className={control + errClass(errors[`inputs.${i}.observationCodeId`])} value={input.observationCodeId} onChange={(e) => setInput(i, { observationCodeId: Number(e.target.value) })}>
+                  {dateCodes.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.display}
+                    </option>
+                  ))}
+                </select>
+                {errors[`inputs.${i}.observationCodeId`] && <p className="mt-1 text-xs text-red-700">{errors[`inputs.${i}.observationCodeId`]}</p>}
+              </div>
+              {isAdmin && (
+                <Button variant="ghost" aria-label={`Remove input ${i + 1}`} onClick={() => setValue({ ...value, inputs: value.inputs.filter((_, j) => j !== i) })}>
+                  Remove
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      </Card>
+
+      <Card
+        title="Actions"
+        actions={
+          isAdmin && (
+            <Button
+              variant="secondary"
+              onClick={() =>
+                setValue({
+                  ...value,
+                  actions: [...value.actions, { key: '', type: '', display: '', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] }],
+                })
+              }
+            >
+              Add action
+            </Button>
+          )
+        }
+      >
+        {value.actions.length === 0 && <p className="text-sm text-slate-500">No actions yet. Each action becomes an activity of every care plan.</p>}
+        <ol className="space-y-4" aria-label="Actions">
+          {value.actions.map((a, i) => {
+            const e = (p: string) => errors[`actions.${i}.${p}`];
+            return (
+              <li key={i} aria-label={`Action ${i + 1}`} className="rounded-md bg-slate-50 p-4 ring-1 ring-slate-200">
+                <div className="grid gap-3 md:grid-cols-4">
+                  <TextField label={`Action ${i + 1} key`} value={a.key} onChange={(ev) => setAction(i, { key: ev.target.value })} error={e('key')} placeholder="check-up" />
+                  <TextField label={`Action ${i + 1} type`} value={a.type} onChange={(ev) => setAction(i, { type: ev.target.value })} error={e('type')} placeholder="visit" />
+                  <TextField label={`Action ${i + 1} display`} value={a.display} onChange={(ev) => setAction(i, { display: ev.target.value })} error={e('display')} placeholder="Check-up" />
+                  <TextField label={`Action ${i + 1} actor type`} value={a.actorType} onChange={(ev) => setAction(i, { actorType: ev.target.value })} error={e('actorType')} hint="subject: the member is notified" />
+                </div>
+                <div className="mt-3 flex flex-wrap items-start gap-4">
+                  <div>
+                    <label htmlFor={`anchor-${i}`} className="mb-1 block text-xs font-medium text-slate-600">
+                      Action {i + 1} anchor
+                    </label>
+                    <select id={`anchor-${i}`} className={control + errClass(e('inputKey'))} value={a.inputKey ?? ''} onChange={(ev) => setAction(i, { inputKey: ev.target.value || undefined })}>
+                      <option value="">Care plan start</option>
+                      {value.inputs.filter((x) => x.key).map((x) => (
+                        <option key={x.key} value={x.key}>
+                          {x.key}
+                        </option>
+                      ))}
+                    </select>
+                    {e('inputKey') && <p className="mt-1 text-xs text-red-700">{e('inputKey')}</p>}
+                  </div>
+                  <OffsetField label={`Action ${i + 1} start`} value={a.start} onChange={(start) => setAction(i, { start })} error={e('start.offset') ?? e('start.offsetUnit')} />
+                  <div>
+                    <label className="mb-1 flex items-center gap-1.5 text-xs font-medium text-slate-600">
+                      <input type="checkbox" checked={Boolean(a.end)} onChange={(ev) => setAction(i, { end: ev.target.checked ? { offset: 1, offsetUnit: 'd' } : undefined })} />
+                      Action {i + 1} ends
+                    </label>
+                    {a.end && <OffsetField label={`Action ${i + 1} end`} value={a.end} onChange={(end) => setAction(i, { end })} error={e('end.offset')} min={1} />}
+                  </div>
+                  <div className="min-w-64 flex-1">
+                    <p className="mb-1 text-xs font-medium text-slate-600">Reminders (after activation)</p>
+                    {a.reminders.map((r, k) => (
+                      <div key={k} className="mb-2 flex items-end gap-2">
+                        <OffsetField label={`Action ${i + 1} reminder ${k + 1}`} value={r} onChange={(o) => setAction(i, { reminders: a.reminders.map((x, j) => (j === k ? { ...x, ...o } : x)) })} error={e(`reminders.${k}.offset`)} min={0} />
+                        <Button variant="ghost" aria-label={`Remove reminder ${k + 1} of action ${i + 1}`} onClick={() => setAction(i, { reminders: a.reminders.filter((_, j) => j !== k) })}>
+                          Remove
+                        </Button>
+                      </div>
+                    ))}
+                    <Button variant="ghost" onClick={() => setAction(i, { reminders: [...a.reminders, { offset: 0, offsetUnit: 'h' }] })}>
+                      Add reminder
+                    </Button>
+                  </div>
+                  {isAdmin && (
+                    <Button variant="ghost" className="ml-auto text-red-700" aria-label={`Remove action ${i + 1}`} onClick={() => setValue({ ...value, actions: value.actions.filter((_, j) => j !== i) })}>
+                      Remove action
+                    </Button>
+                  )}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      </Card>
+
+      {isAdmin && (
+        <div className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center gap-3 rounded-lg bg-white/95 px-4 py-3 shadow ring-1 ring-slate-200">
+          <Button busy={busy && !update.variables?.changes.newVersion} onClick={() => save(false)}>
+            {definitionId ? 'Save changes' : 'Create template'}
+          </Button>
+          {definitionId && (
+            <Button variant="secondary" busy={busy && Boolean(update.variables?.changes.newVersion)} onClick={() => save(true)}>
+              Save as new version
+            </Button>
+          )}
+          {saved && (
+            <span role="status" className="text-sm text-emerald-700">
+              {saved}
+            </span>
+          )}
+          <ErrorNotice error={formErrorOf(mutationError)} />
+          {definitionId && <span className="ml-auto text-xs text-slate-500">Save changes edits in place while no care plan uses this version; otherwise it saves a new version.</span>}
+        </div>
+      )}
+
+      <Card title="Preview">
+        <p className="mb-3 text-sm text-slate-600">The activities a care plan started now would get, with these sample reference dates.</p>
+        <div className="mb-4 flex flex-wrap gap-4">
+          {value.inputs.filter((x) => x.key).map((x) => (
+            <TextField key={x.key} label={`Sample ${x.key}`} type="date" value={samples[x.key] ?? ''} onChange={(ev) => setSamples({ ...samples, [x.key]: ev.target.value })} />
+          ))}
+        </div>
+        {preview.data && preview.data.activities.length > 0 ? (
+          <Timeline
+            items={preview.data.activities.map((p, k) => ({
+              id: k,
+              label: p.display,
+              type: p.type,
+              status: 'preview',
+              group: p.anchor ? p.anchor : 'From the care plan start',
+              activateAt: p.activateAt,
+              endAt: p.endAt,
+              remindAt: p.remindAt,
+            }))}
+            marks={[{ label: 'Start', at: preview.data.start }]}
+            now={preview.data.start}
+            timeZone={timeZone}
+          />
+        ) : (
+          <p className="text-sm text-slate-500">{value.actions.length === 0 ? 'Add an action to see it here.' : 'Give the anchored actions a sample date to see them.'}</p>
+        )}
+      </Card>
+    </div>
+  );
+}
