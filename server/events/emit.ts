@@ -74,31 +74,38 @@ export async function emit<T>(
 }
 
 /**
- * Records an event and queues its `after` deliveries in the caller's transaction, without before or
+ * Records events and queues their `after` deliveries in the caller's transaction, without before or
  * handle calls: for events that happen as a consequence of another operation (the activities a care plan
- * creates), which webhooks can observe but not veto.
+ * creates), which webhooks can observe but not veto. Any number of one event in two statements.
  */
-export async function recordEvent(
+export async function recordEvents(
   ctx: ServiceContext,
   name: EventName,
-  params: Record<string, unknown>,
-  responseData: unknown,
+  items: { params: Record<string, unknown>; responseData: unknown }[],
   afterHooks?: Hook[],
 ): Promise<void> {
+  if (items.length === 0) return;
   const after = afterHooks ?? (await hooksFor(ctx.db, ctx.projectId, name)).filter((h) => h.strategy === 'after');
-  const [event] = await ctx.db
+  const recorded = await ctx.db
     .insert(events)
-    .values({ projectId: ctx.projectId, name, params, responseData: responseData ?? null })
+    .values(items.map((i) => ({ projectId: ctx.projectId, name, params: i.params, responseData: i.responseData ?? null })))
     .returning({ id: events.id });
   if (after.length === 0) return;
-  const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params, responseData: responseData ?? null });
   const now = ctx.clock();
   const rows = await ctx.db
     .insert(webhookDeliveries)
-    .values(after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: event!.id, event: name, payload, nextAttemptAt: now })))
+    .values(
+      items.flatMap((item, k) => {
+        const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params: item.params, responseData: item.responseData ?? null });
+        return after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: recorded[k]!.id, event: name, payload, nextAttemptAt: now }));
+      }),
+    )
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
   onCommit(ctx, () => notifyNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
 }
+
+export const recordEvent = (ctx: ServiceContext, name: EventName, params: Record<string, unknown>, responseData: unknown, afterHooks?: Hook[]) =>
+  recordEvents(ctx, name, [{ params, responseData }], afterHooks);
 
 /** Deliveries of one event, for tests and the admin UI. */
 export async function deliveriesOfEvent(db: Queryable, eventIds: number[]) {

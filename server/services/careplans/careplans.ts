@@ -3,6 +3,7 @@ import {
   activities,
   careplanDefinitionInputs,
   careplanDefinitions,
+  careplanDefinitionVersions,
   careplanParameters,
   careplans,
   observations,
@@ -12,11 +13,10 @@ import {
 import { requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { AppError, conflict, invalidField, notFound } from '@/server/errors';
-import { emit, recordEvent } from '@/server/events/emit';
+import { emit, recordEvents } from '@/server/events/emit';
 import type { Page } from '@/server/http/define-route';
 import { requireMemberInProject } from '@/server/services/members/members';
 import { afterId, iso, pageLimit } from '@/server/services/shared';
-import { findDefinition, findVersion } from './definitions';
 import { toObservationDto } from './observations';
 import { scheduleAction } from './schedule';
 import type { ActivityDto, CareplanDto, CreateCareplanInput, UpdateCareplanInput } from './schemas';
@@ -112,10 +112,7 @@ export async function createActivities(tx: ServiceContext, c: CareplanRow, actio
       }),
     )
     .returning();
-  for (const row of rows) {
-    const dto = toActivityDto(row);
-    await recordEvent(tx, 'activity_create', { careplanId: c.id, actionKey: row.actionKey }, dto);
-  }
+  await recordEvents(tx, 'activity_create', rows.map((row) => ({ params: { careplanId: c.id, actionKey: row.actionKey }, responseData: toActivityDto(row) })));
   return rows;
 }
 
@@ -131,15 +128,29 @@ export async function findCareplan(ctx: ServiceContext, id: number): Promise<Car
  */
 export async function createCareplan(ctx: ServiceContext, input: CreateCareplanInput): Promise<CareplanDto> {
   requireCareManager(ctx);
-  const definition = await findDefinition(ctx, input.definitionId ?? input.definitionSlug!).catch(() => {
+  // One round trip for the definition, its latest version and the project's time zone.
+  const [found] = await ctx.db
+    .select({ definition: careplanDefinitions, version: careplanDefinitionVersions, timeZone: projects.timeZone })
+    .from(careplanDefinitions)
+    .innerJoin(
+      careplanDefinitionVersions,
+      and(eq(careplanDefinitionVersions.definitionId, careplanDefinitions.id), eq(careplanDefinitionVersions.version, careplanDefinitions.latestVersion)),
+    )
+    .innerJoin(projects, eq(projects.id, careplanDefinitions.projectId))
+    .where(
+      and(
+        eq(careplanDefinitions.projectId, ctx.projectId),
+        input.definitionId !== undefined ? eq(careplanDefinitions.id, input.definitionId) : eq(careplanDefinitions.slug, input.definitionSlug!),
+      ),
+    );
+  if (!found) {
     throw invalidField(input.definitionId !== undefined ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
-  });
+  }
+  const { definition, version, timeZone } = found;
   if (input.definitionId !== undefined && input.definitionSlug !== undefined && definition.slug !== input.definitionSlug) {
     throw invalidField('definitionSlug', 'definitionId and definitionSlug name different definitions');
   }
   await requireMemberInProject(ctx, input.subjectId, 'subjectId');
-  const version = await findVersion(ctx, definition.id, definition.latestVersion);
-  const timeZone = await projectTimeZone(ctx);
   return emit(ctx, 'careplan_create', input, async (tx) => {
     const [c] = await tx.db
       .insert(careplans)
@@ -154,11 +165,16 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
         updatedAt: ctx.clock(),
       })
       .returning();
-    const inputs = await tx.db.select().from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.versionId, version.id));
-    if (inputs.length > 0) await tx.db.insert(careplanParameters).values(inputs.map((i) => ({ careplanId: c!.id, inputId: i.id })));
+    const inputs = await tx.db.select({ id: careplanDefinitionInputs.id }).from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.versionId, version.id));
+    const parameters = inputs.length > 0 ? await tx.db.insert(careplanParameters).values(inputs.map((i) => ({ careplanId: c!.id, inputId: i.id }))).returning() : [];
     const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
-    await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
-    return careplanDto(tx, c!, { parameters: true, observation: false, activities: true });
+    const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
+    const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);
+    return {
+      ...dto,
+      parameters: parameters.map((p) => ({ id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId })),
+      activities: created.map(toActivityDto),
+    };
   });
 }
 
@@ -190,7 +206,7 @@ export async function cancelOpenActivities(tx: ServiceContext, where: SQL) {
     .set({ status: 'cancelled', nextDueAt: null, remindAt: null, updatedAt: tx.clock() })
     .where(and(where, inArray(activities.status, ['proposed', 'scheduled'])))
     .returning();
-  for (const row of rows) await recordEvent(tx, 'activity_update', { id: row.id, status: 'cancelled' }, toActivityDto(row));
+  await recordEvents(tx, 'activity_update', rows.map((row) => ({ params: { id: row.id, status: 'cancelled' }, responseData: toActivityDto(row) })));
   return rows;
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -7,13 +7,14 @@ import {
   careplans,
   observationCodes,
   observations,
+  projects,
   type DefinitionAction,
 } from '@/db/schema';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { invalidField, notFound } from '@/server/errors';
-import { recordEvent } from '@/server/events/emit';
+import { recordEvents } from '@/server/events/emit';
 import { ApiResult } from '@/server/http/define-route';
-import { cancelOpenActivities, createActivities, projectTimeZone, requireCareManager, toActivityDto } from './careplans';
+import { cancelOpenActivities, createActivities, requireCareManager, toActivityDto } from './careplans';
 import { checkObservationValue, toObservationDto } from './observations';
 import { startOfDateIn } from './offsets';
 import { scheduleAction } from './schedule';
@@ -61,16 +62,17 @@ async function resolveObservation(
  * them, a changed date moves those still proposed or scheduled (timestamps and pending reminder), and
  * emptying cancels those. Completed, expired and cancelled activities never move.
  */
-async function applyDate(tx: ServiceContext, c: Careplan, input: Input, before: string | null, after: string | null) {
+type Plan = { actions: DefinitionAction[]; timeZone: string };
+
+async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, before: string | null, after: string | null) {
   if (before === after || c.status !== 'ongoing') return;
   const anchored = eq(activities.careplanId, c.id);
   if (after === null) {
     await cancelOpenActivities(tx, and(anchored, eq(activities.inputId, input.id))!);
     return;
   }
-  const [version] = await tx.db.select().from(careplanDefinitionVersions).where(eq(careplanDefinitionVersions.id, c.versionId));
-  const actions = (version!.actions as DefinitionAction[]).filter((a) => a.inputKey === input.key);
-  const timeZone = await projectTimeZone(tx);
+  const actions = plan.actions.filter((a) => a.inputKey === input.key);
+  const timeZone = plan.timeZone;
   const anchor = startOfDateIn(after, timeZone);
   const existing = await tx.db
     .select()
@@ -78,23 +80,39 @@ async function applyDate(tx: ServiceContext, c: Careplan, input: Input, before: 
     .where(and(anchored, eq(activities.inputId, input.id)))
     .orderBy(asc(activities.id));
   const toCreate: DefinitionAction[] = [];
+  const moves: { id: number; times: ReturnType<typeof scheduleAction> }[] = [];
   for (const action of actions) {
     const mine = existing.filter((a) => a.actionKey === action.key);
     const open = mine.filter((a) => a.status === 'proposed' || a.status === 'scheduled');
     if (open.length > 0) {
       const times = scheduleAction(action, anchor, timeZone);
-      const moved = await tx.db
-        .update(activities)
-        .set({ ...times, updatedAt: tx.clock() })
-        .where(inArray(activities.id, open.map((a) => a.id)))
-        .returning();
-      for (const row of moved) {
-        await recordEvent(tx, 'activity_update', { id: row.id, activateAt: row.activateAt.toISOString(), endAt: row.endAt?.toISOString() ?? null }, toActivityDto(row));
-      }
+      for (const a of open) moves.push({ id: a.id, times });
     } else if (!mine.some((a) => a.status === 'completed' || a.status === 'expired')) {
       toCreate.push(action);
     }
   }
+  // All moves in one statement: each column is a CASE over the activity ids.
+  const when = (value: (t: ReturnType<typeof scheduleAction>) => Date | null) =>
+    sql`case ${activities.id} ${sql.join(moves.map((m) => sql`when ${m.id} then ${value(m.times)?.toISOString() ?? null}::timestamptz`), sql` `)} end`;
+  const movedRows =
+    moves.length === 0
+      ? []
+      : await tx.db
+          .update(activities)
+          .set({
+            activateAt: when((t) => t.activateAt),
+            endAt: when((t) => t.endAt),
+            remindAt: when((t) => t.remindAt),
+            nextDueAt: when((t) => t.nextDueAt),
+            updatedAt: tx.clock(),
+          })
+          .where(inArray(activities.id, moves.map((m) => m.id)))
+          .returning();
+  await recordEvents(
+    tx,
+    'activity_update',
+    movedRows.map((row) => ({ params: { id: row.id, activateAt: row.activateAt.toISOString(), endAt: row.endAt?.toISOString() ?? null }, responseData: toActivityDto(row) })),
+  );
   await createActivities(tx, c, toCreate, anchor, input.id, timeZone);
 }
 
@@ -107,7 +125,7 @@ async function dtoOf(tx: ServiceContext, parameterId: number): Promise<Parameter
   return { id: row!.p.id, careplanId: row!.p.careplanId, inputId: row!.p.inputId, observationId: row!.p.observationId, observation: row!.o ? toObservationDto(row!.o) : null };
 }
 
-async function setObservation(tx: ServiceContext, c: Careplan, input: Input, parameter: typeof careplanParameters.$inferSelect | undefined, given: { observation?: ObservationValue; observationId?: number | null }) {
+async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, parameter: typeof careplanParameters.$inferSelect | undefined, given: { observation?: ObservationValue; observationId?: number | null }) {
   const before = parameter?.observationId
     ? ((await tx.db.select({ value: observations.value }).from(observations).where(eq(observations.id, parameter.observationId)))[0]?.value ?? null)
     : null;
@@ -120,16 +138,32 @@ async function setObservation(tx: ServiceContext, c: Careplan, input: Input, par
     const [row] = await tx.db.insert(careplanParameters).values({ careplanId: c.id, inputId: input.id, observationId: obs?.id ?? null }).returning();
     id = row!.id;
   }
-  await applyDate(tx, c, input, before, obs?.value ?? null);
+  await applyDate(tx, c, plan, input, before, obs?.value ?? null);
   return dtoOf(tx, id);
+}
+
+/**
+ * Locks the care plan (parameters of one plan change one at a time) and reads its version's actions and
+ * the project's time zone in the same round trip.
+ */
+async function lockPlan(tx: ServiceContext, where: SQL) {
+  const [row] = await tx.db
+    .select({ c: careplans, actions: careplanDefinitionVersions.actions, timeZone: projects.timeZone })
+    .from(careplans)
+    .innerJoin(careplanDefinitionVersions, eq(careplanDefinitionVersions.id, careplans.versionId))
+    .innerJoin(projects, eq(projects.id, careplans.projectId))
+    .where(where)
+    .for('update', { of: careplans });
+  return row && { c: row.c, plan: { actions: row.actions as DefinitionAction[], timeZone: row.timeZone } };
 }
 
 /** POST /careplan-parameter: sets the parameter of an input (201 when the care plan had none, else 200). */
 export async function setParameter(ctx: ServiceContext, body: SetParameterInput): Promise<ApiResult<ParameterDto>> {
   requireCareManager(ctx);
   return withTransaction(ctx, async (tx) => {
-    const [c] = await tx.db.select().from(careplans).where(and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))).for('update');
-    if (!c) throw invalidField('careplanId', 'No care plan with this id in the project');
+    const found = await lockPlan(tx, and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))!);
+    if (!found) throw invalidField('careplanId', 'No care plan with this id in the project');
+    const { c, plan } = found;
     const [input] = await tx.db
       .select()
       .from(careplanDefinitionInputs)
@@ -139,7 +173,7 @@ export async function setParameter(ctx: ServiceContext, body: SetParameterInput)
       .select()
       .from(careplanParameters)
       .where(and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, input.id)));
-    const dto = await setObservation(tx, c, input, parameter, body);
+    const dto = await setObservation(tx, c, plan, input, parameter, body);
     return new ApiResult(parameter ? 200 : 201, dto);
   });
 }
@@ -155,7 +189,7 @@ export async function patchParameter(ctx: ServiceContext, id: number, body: Patc
       .innerJoin(careplanDefinitionInputs, eq(careplanDefinitionInputs.id, careplanParameters.inputId))
       .where(and(eq(careplanParameters.id, id), eq(careplans.projectId, ctx.projectId)));
     if (!row) throw notFound('Care plan parameter');
-    await tx.db.select({ id: careplans.id }).from(careplans).where(eq(careplans.id, row.c.id)).for('update');
-    return setObservation(tx, row.c, row.input, row.p, body);
+    const { plan } = (await lockPlan(tx, eq(careplans.id, row.c.id)))!;
+    return setObservation(tx, row.c, plan, row.input, row.p, body);
   });
 }
