@@ -6,6 +6,10 @@ import { createUser } from '@/server/services/users/users';
 import { createMember } from '@/server/services/members/members';
 import { createRecordType } from '@/server/services/records/record-types';
 import { createRecord } from '@/server/services/records/records';
+import { createObservationCode } from '@/server/services/careplans/observations';
+import { createDefinition } from '@/server/services/careplans/definitions';
+import { createCareplan } from '@/server/services/careplans/careplans';
+import { setParameter } from '@/server/services/careplans/parameters';
 import type { Db } from './client';
 
 export type SeedResult = { projectId: number; apiKey: string; adminEmail: string; adminPassword: string };
@@ -32,14 +36,39 @@ async function seedDemo(db: Db, projectId: number): Promise<void> {
     ['Katherine Johnson', 'katherine@example.org', 'caregiver'],
     ['Edsger Dijkstra', 'edsger@example.org', 'user'],
   ] as const;
+  const memberIds: number[] = [];
   for (const [i, [name, email, role]] of people.entries()) {
     const member = await createMember(ctx, { name, email, role, externalId: `crm-${1000 + i}` });
+    memberIds.push(member.id);
     await createRecord(ctx, 'profile', {
       memberId: member.id,
       fields: { language: i % 2 ? 'nl' : 'en', plan: i % 3 ? 'basic' : 'premium', city: ['Utrecht', 'London', 'Oslo'][i % 3] },
     });
     await createRecord(ctx, 'preferences', { memberId: member.id, fields: { contact: { sms: i % 2 === 0, email: true } } });
   }
+  await seedCarePlans(ctx, memberIds);
+}
+
+/** A knee surgery template and two enrolled members, one with the surgery date set. */
+async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: number[]) {
+  const code = await createObservationCode(ctx, { slug: 'surgery-date', display: 'Surgery date', type: 'date' });
+  const definition = await createDefinition(ctx, {
+    slug: 'knee-surgery',
+    title: 'Knee surgery',
+    inputs: [{ key: 'surgery', observationCodeId: code.id }],
+    actions: [
+      { key: 'intake', type: 'call', display: 'Intake call', actorType: 'nurse', start: { offset: 2, offsetUnit: 'd' }, end: { offset: 5, offsetUnit: 'd' }, reminders: [] },
+      { key: 'fasting', type: 'instruction', display: 'Stop eating', actorType: 'subject', inputKey: 'surgery', start: { offset: -12, offsetUnit: 'h' }, end: { offset: 12, offsetUnit: 'h' }, reminders: [{ offset: 0, offsetUnit: 's', title: 'No food from now on' }] },
+      { key: 'wound-check', type: 'visit', display: 'Wound check', actorType: 'nurse', inputKey: 'surgery', start: { offset: 10, offsetUnit: 'd' }, end: { offset: 3, offsetUnit: 'd' }, reminders: [] },
+      { key: 'physio', type: 'visit', display: 'Physiotherapy', actorType: 'subject', inputKey: 'surgery', start: { offset: 3, offsetUnit: 'wk' }, end: { offset: 2, offsetUnit: 'mo' }, reminders: [{ offset: 1, offsetUnit: 'd' }] },
+      { key: 'review', type: 'visit', display: 'Six-month review', actorType: 'subject', inputKey: 'surgery', start: { offset: 6, offsetUnit: 'mo' }, end: { offset: 2, offsetUnit: 'wk' }, reminders: [] },
+    ],
+  });
+  const [first, second] = memberIds;
+  const plan = await createCareplan(ctx, { definitionId: definition.id, subjectId: first! });
+  const surgery = new Date(Date.now() + 14 * 24 * 3_600_000).toISOString().slice(0, 10);
+  await setParameter(ctx, { careplanId: plan.id, inputId: plan.parameters![0]!.inputId, observation: { value: surgery, observedAt: new Date().toISOString() } });
+  await createCareplan(ctx, { definitionId: definition.id, subjectId: second! });
 }
 
 /** On an empty database: seed and print what a person needs to sign in. */
