@@ -4,9 +4,8 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { printTable, startProcess, stopProcess, waitForHttp } from './lib';
+import { freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'carebase_bench_careplans';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
 const PORT = 3203;
@@ -20,17 +19,8 @@ const SERIAL = 500;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 export async function benchCareplans(): Promise<void> {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.unsafe(`create database ${DB_NAME}`);
-  await admin.end();
-  process.env.DATABASE_URL = DATABASE_URL;
-  const { migrateDb, getDb, closeDb } = await import('@/db/client');
-  const { createProject } = await import('@/server/services/projects/projects');
-  await migrateDb();
-  const db = await getDb();
-  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Care plan bench', apiKey: API_KEY }));
-  await closeDb();
+  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
+  await (await import('@/db/client')).closeDb();
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const members = await sql<{ id: number }[]>`
     insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS + SERIAL}) g returning id`;

@@ -95,3 +95,25 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   if (child.exitCode === null) signalGroup('SIGKILL');
 }
+
+const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * A fresh PostgreSQL database for one benchmark, migrated, with a project and its API key; the process
+ * then points DATABASE_URL at it. Answers the URL and the project id.
+ */
+export async function freshBenchDatabase(name: string, apiKey?: string): Promise<{ url: string; projectId: number }> {
+  const { default: postgres } = await import('postgres');
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
+  process.env.DATABASE_URL = url;
+  const { migrateDb, getDb } = await import('@/db/client');
+  const { createProject } = await import('@/server/services/projects/projects');
+  await migrateDb();
+  const db = await getDb();
+  const { projectId } = await db.transaction((tx) => createProject(tx, { name: `Bench ${name}`, apiKey }));
+  return { url, projectId };
+}

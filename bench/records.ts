@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
-import { load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { freshBenchDatabase, load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { startCeiling } from './records-ceiling';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'carebase_bench';
-const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CONNECTIONS = 20;
 const POOL = 20;
@@ -22,18 +21,8 @@ const RECORDS = 200_000;
 const TYPES = ['profile', 'preferences', 'consent', 'contact', 'notes'];
 
 async function prepareDatabase(): Promise<{ projectId: number; firstMember: number }> {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.unsafe(`create database ${DB_NAME}`);
-  await admin.end();
-
-  process.env.DATABASE_URL = DATABASE_URL;
-  const { migrateDb, getDb, closeDb } = await import('@/db/client');
-  const { createProject } = await import('@/server/services/projects/projects');
-  await migrateDb();
-  const db = await getDb();
-  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Bench', apiKey: API_KEY }));
-  await closeDb();
+  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
+  await (await import('@/db/client')).closeDb();
 
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const t0 = Date.now();

@@ -7,9 +7,8 @@
 import { fork } from 'node:child_process';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { printTable } from './lib';
+import { freshBenchDatabase, printTable } from './lib';
 
-const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
 const PORT = 3301;
@@ -49,24 +48,17 @@ async function waitForAll(receiver: Receiver, count: number, timeoutMs: number):
 }
 
 export async function benchWebhooks(): Promise<void> {
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`drop database if exists ${DB_NAME} with (force)`);
-  await admin.unsafe(`create database ${DB_NAME}`);
-  await admin.end();
-  process.env.DATABASE_URL = DATABASE_URL;
   process.env.EXECUTOR_CONCURRENCY = String(CONCURRENCY);
   process.env.DB_POOL_MAX = '20';
 
-  const { migrateDb, getDb, closeDb } = await import('@/db/client');
+  const { projectId } = await freshBenchDatabase(DB_NAME);
+  const { getDb, closeDb } = await import('@/db/client');
   const { createContext } = await import('@/server/context');
-  const { createProject } = await import('@/server/services/projects/projects');
   const { createWebhook } = await import('@/server/services/webhooks/webhooks');
   const { createMember } = await import('@/server/services/members/members');
   const { startEmbeddedExecutor, stopExecutor } = await import('@/server/executor');
   const { signatureHeader } = await import('@/server/webhooks/signing');
-  await migrateDb();
   const db = await getDb();
-  const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Webhook bench' }));
   const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
   const secrets: string[] = [];
   for (let i = 0; i < WEBHOOKS; i++) {

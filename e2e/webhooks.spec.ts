@@ -73,7 +73,8 @@ test('an admin registers a webhook, sees deliveries and attempts, tests, rotates
     // Rotation: both secrets sign for a day.
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Rotate' }).click();
-    const rotated = (await page.getByLabel('Signing secret').textContent())!;
+    const rotated = (await page.getByLabel('Secret value').textContent())!;
+    expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(secret);
 
     // A failing receiver: the delivery waits for a retry; Retry sends it now.

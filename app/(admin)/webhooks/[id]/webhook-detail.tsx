@@ -100,7 +100,7 @@ export function WebhookDetail({ id }: { id: number }) {
             {secret && (
               <div className="mt-3 rounded-md bg-slate-50 p-3 ring-1 ring-slate-200">
                 <p className="text-xs font-medium text-slate-600">{secret.rotated ? 'New secret' : 'Current secret'}</p>
-                <code aria-label="Signing secret" className="mt-1 block break-all font-mono text-xs text-slate-900">
+                <code aria-label="Secret value" className="mt-1 block break-all font-mono text-xs text-slate-900">
                   {secret.value}
                 </code>
                 <div className="mt-2 flex gap-2">
