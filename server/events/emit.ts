@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
@@ -68,7 +68,7 @@ export async function emit<T>(
   const handled = handle ? { output: (await callSync(ctx, handle, name, base)) as T } : undefined;
   return withTransaction(ctx, async (tx) => {
     const output = handled ? handled.output : await work(tx);
-    await recordEvent(tx, name, params, output, after);
+    await recordEvents(tx, name, [{ params, responseData: output }], after);
     return output;
   });
 }
@@ -104,10 +104,3 @@ export async function recordEvents(
   onCommit(ctx, () => notifyNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
 }
 
-export const recordEvent = (ctx: ServiceContext, name: EventName, params: Record<string, unknown>, responseData: unknown, afterHooks?: Hook[]) =>
-  recordEvents(ctx, name, [{ params, responseData }], afterHooks);
-
-/** Deliveries of one event, for tests and the admin UI. */
-export async function deliveriesOfEvent(db: Queryable, eventIds: number[]) {
-  return db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.eventId, eventIds));
-}

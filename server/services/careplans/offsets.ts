@@ -56,12 +56,3 @@ export function addOffset(from: Date, { offset, offsetUnit }: Offset, timeZone: 
   }
   return new Date(result.getTime());
 }
-
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}

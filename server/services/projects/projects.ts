@@ -29,11 +29,6 @@ export async function createProject(
   return { projectId, apiKey: key };
 }
 
-export async function getProject(db: Queryable, id: number): Promise<ProjectSummary | undefined> {
-  const [row] = await db.select().from(projects).where(eq(projects.id, id)).limit(1);
-  return row && { id: row.id, name: row.name, timeZone: row.timeZone };
-}
-
 export async function countProjects(db: Queryable): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(projects);
   return row?.n ?? 0;

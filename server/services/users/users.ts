@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Queryable } from '@/db/client';
 import { projectUsers, projects, users } from '@/db/schema';
@@ -56,15 +56,3 @@ export async function authenticateUser(db: Queryable, email: string, password: s
 }
 
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-export async function getUserRole(
-  db: Queryable,
-  userId: number,
-  projectId: number,
-): Promise<'admin' | 'coordinator' | undefined> {
-  const [row] = await db
-    .select({ role: projectUsers.role })
-    .from(projectUsers)
-    .where(and(eq(projectUsers.userId, userId), eq(projectUsers.projectId, projectId)));
-  return row?.role;
-}

@@ -121,4 +121,3 @@ export async function testWebhook(ctx: ServiceContext, webhookId: number, event:
   return toAttemptDto(attempt!);
 }
 
-export const deliveryRowToDto = toDto;
