@@ -4,7 +4,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_careplans';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -26,6 +26,7 @@ export async function benchCareplans(): Promise<void> {
     insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS + SERIAL}) g returning id`;
   await sql.end();
 
+  await ensureBuild();
   const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
     DATABASE_URL,
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',

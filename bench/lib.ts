@@ -117,3 +117,12 @@ export async function freshBenchDatabase(name: string, apiKey?: string): Promise
   const { projectId } = await db.transaction((tx) => createProject(tx, { name: `Bench ${name}`, apiKey }));
   return { url, projectId };
 }
+
+/** `next start` needs a production build; make one when there is none. */
+export async function ensureBuild(): Promise<void> {
+  const fs = await import('node:fs');
+  if (fs.existsSync('.next/BUILD_ID')) return;
+  console.log('building the app (next build)…');
+  const build = startProcess('npx', ['next', 'build'], {});
+  await new Promise((r) => build.once('exit', r));
+}

@@ -3,9 +3,8 @@
  * with autocannon (20 connections) on the `fields` filter (~1 % selectivity) and on the per-type list as
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
-import fs from 'node:fs';
 import postgres from 'postgres';
-import { freshBenchDatabase, load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { ensureBuild, freshBenchDatabase, load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { startCeiling } from './records-ceiling';
 
 const DB_NAME = 'carebase_bench';
@@ -60,11 +59,7 @@ async function prepareDatabase(): Promise<{ projectId: number; firstMember: numb
 
 export async function benchRecords(): Promise<void> {
   const { firstMember } = await prepareDatabase();
-  if (!fs.existsSync('.next/BUILD_ID')) {
-    console.log('building the app (next build)…');
-    const build = startProcess('npx', ['next', 'build'], {});
-    await new Promise((r) => build.once('exit', r));
-  }
+  await ensureBuild();
   const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(APP_PORT)], {
     DATABASE_URL,
     DB_POOL_MAX: String(POOL),
