@@ -86,7 +86,9 @@ export function withApi(spec: RouteSpec) {
         }
       }
       if (status === 201 && spec.location) {
-        headers.set('location', `${url.origin}/api/v1${spec.location(payload as never, params as never)}`);
+        // A handle webhook's answer need not carry an id; then there is no location to name.
+        const path = spec.location(payload as never, params as never);
+        if (!path.includes('undefined')) headers.set('location', `${url.origin}/api/v1${path}`);
       }
       if (status === 204) return new Response(null, { status, headers });
       headers.set('content-type', 'application/json');

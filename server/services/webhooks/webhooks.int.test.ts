@@ -316,6 +316,10 @@ describe('before and handle (CONTRACT 7)', () => {
     const [after] = hooksFor(afterPath);
     expect(JSON.parse(after!.body).responseData).toEqual({ id: 4242, handled: true });
 
+    receiver.setReply((r) => (r.path === path ? { body: '{"handled":true}' } : {}));
+    const noId = await api.post('/member', { name: 'No id' });
+    expect(noId.status).toBe(201);
+    expect(noId.headers.get('location')).toBeNull();
     receiver.setReply((r) => (r.path === path ? { body: 'not json' } : {}));
     const notJson = await api.post('/member', { name: 'X' });
     expect(notJson.status).toBe(502);
