@@ -35,6 +35,7 @@ test('an admin registers a webhook, sees deliveries and attempts, tests, rotates
     await expect(form.getByRole('alert')).toHaveText('Choose at least one event');
     await form.getByLabel('member_create strategy').selectOption('after');
     await form.getByLabel('member_update strategy').selectOption('after');
+    await expect(form.getByRole('alert')).toHaveCount(0);
     await snap(page, 'webhook-new');
     await form.getByRole('button', { name: 'Create webhook' }).click();
     const secret = (await page.getByLabel('Signing secret').textContent())!;

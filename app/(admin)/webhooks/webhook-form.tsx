@@ -113,7 +113,10 @@ export function WebhookForm({
                       id={`trigger-${event}`}
                       aria-label={`${event} strategy`}
                       value={triggers[event] ?? ''}
-                      onChange={(e) => setTriggers((t) => ({ ...t, [event]: (e.target.value || undefined) as Strategy | undefined }))}
+                      onChange={(e) => {
+                        setLocalError(null);
+                        setTriggers((t) => ({ ...t, [event]: (e.target.value || undefined) as Strategy | undefined }));
+                      }}
                       className={`shrink-0 rounded border-0 py-0.5 pl-2 pr-7 text-xs ring-1 ring-inset ${triggers[event] ? 'bg-brand-50 font-medium text-brand-700 ring-brand-500' : 'bg-white text-slate-500 ring-slate-300'}`}
                     >
                       <option value="">off</option>
