@@ -1,6 +1,7 @@
 'use client';
 
 import type { FormEvent } from 'react';
+import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { Button, ErrorNotice, TextField } from '@/app/_components/ui';
 
@@ -13,14 +14,7 @@ export function IntegrationForm({
   error,
   onSubmit,
   onCancel,
-}: {
-  initial?: Partial<IntegrationValues>;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (v: IntegrationValues) => void;
-  onCancel?: () => void;
-}) {
+}: FormProps<IntegrationValues>) {
   const errors = fieldErrorsOf(error);
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();

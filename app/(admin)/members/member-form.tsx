@@ -1,6 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
+import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
 import { Button, ErrorNotice, TextAreaField, TextField } from '@/app/_components/ui';
 
@@ -14,14 +15,7 @@ export function MemberForm({
   error,
   onSubmit,
   onCancel,
-}: {
-  initial?: Partial<MemberValues>;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (values: MemberValues) => void;
-  onCancel?: () => void;
-}) {
+}: FormProps<MemberValues>) {
   const [metaText, setMetaText] = useState(JSON.stringify(initial?.meta ?? {}, null, 2));
   const [metaError, setMetaError] = useState<string | undefined>();
   const errors = fieldErrorsOf(error);

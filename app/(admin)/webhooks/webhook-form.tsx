@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { Button, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
@@ -30,14 +31,7 @@ export function WebhookForm({
   error,
   onSubmit,
   onCancel,
-}: {
-  initial?: Partial<WebhookValues>;
-  submitLabel: string;
-  busy: boolean;
-  error: unknown;
-  onSubmit: (v: WebhookValues) => void;
-  onCancel?: () => void;
-}) {
+}: FormProps<WebhookValues>) {
   const trpc = useTRPC();
   const integrations = useQuery(trpc.integrations.list.queryOptions());
   const [triggers, setTriggers] = useState<Partial<Record<EventName, Strategy>>>(
