@@ -4,7 +4,7 @@ import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schem
 import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
 import { AppError } from '@/server/errors';
 import { notifyNewWork } from '@/server/executor';
-import { SYNC_TIMEOUT_MS, sendAttempt } from '@/server/webhooks/send';
+import { markOnce, sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
 import type { EventName } from './catalogue';
 
 type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
@@ -22,25 +22,24 @@ async function hooksFor(db: Queryable, projectId: number, event: EventName): Pro
  * call with 502 webhook_failed; a `handle` answer must be JSON, and becomes the operation's output.
  */
 async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body: Record<string, unknown>): Promise<unknown> {
-  const payload = JSON.stringify(body);
-  const [delivery] = await ctx.db
-    .insert(webhookDeliveries)
-    .values({ projectId: ctx.projectId, webhookId: hook.id, event, payload, status: 'pending', nextAttemptAt: null })
-    .returning({ id: webhookDeliveries.id });
-  const result = await sendAttempt(ctx.db, { id: delivery!.id, payload }, 1, hook, { now: ctx.clock(), timeoutMs: SYNC_TIMEOUT_MS });
-  let output: unknown;
+  const { result, deliveryId } = await sendOnce(ctx.db, {
+    projectId: ctx.projectId,
+    webhook: hook,
+    event,
+    payload: JSON.stringify(body),
+    now: ctx.clock(),
+    timeoutMs: SYNC_TIMEOUT_MS,
+  });
   let failure: string | undefined = result.ok ? undefined : result.error;
+  let output: unknown;
   if (result.ok && hook.strategy === 'handle') {
     try {
       output = JSON.parse(result.body);
     } catch {
       failure = 'the handle webhook did not answer JSON';
+      await markOnce(ctx.db, deliveryId, 'failed');
     }
   }
-  await ctx.db
-    .update(webhookDeliveries)
-    .set({ status: failure ? (result.ok || !result.blocked ? 'failed' : 'blocked') : 'delivered', attemptCount: 1, deliveredAt: failure ? null : new Date() })
-    .where(eq(webhookDeliveries.id, delivery!.id));
   if (failure) throw new AppError('webhook_failed', `The ${hook.strategy} webhook ${hook.id} failed: ${failure}`);
   return output;
 }

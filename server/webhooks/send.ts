@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { integrations, webhookAttempts } from '@/db/schema';
+import { integrations, webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { activeSecrets, expandUrl } from '@/server/services/webhooks/webhooks';
 import pkg from '@/package.json';
 import { postJson, RESPONSE_RECORD_BYTES, type CallResult } from './http';
@@ -75,4 +75,29 @@ export async function sendAttempt(
   const sent = await signAndPost(delivery, attempt, await resolveTarget(db, webhook, opts.now), opts);
   await db.insert(webhookAttempts).values(sent.attempt);
   return sent.result;
+}
+
+/**
+ * A call outside the retry schedule (a `before` or `handle` call, a test send): logged as a delivery with
+ * one attempt, so an admin can see it beside the others. Answers the outcome and the delivery id.
+ */
+export async function sendOnce(
+  db: Queryable,
+  args: { projectId: number; webhook: Webhook; event: string; payload: string; now: Date; timeoutMs: number; resolver?: Resolver },
+): Promise<{ result: CallResult; deliveryId: number }> {
+  const [delivery] = await db
+    .insert(webhookDeliveries)
+    .values({ projectId: args.projectId, webhookId: args.webhook.id, event: args.event, payload: args.payload, status: 'pending', nextAttemptAt: null })
+    .returning({ id: webhookDeliveries.id });
+  const deliveryId = delivery!.id;
+  const result = await sendAttempt(db, { id: deliveryId, payload: args.payload }, 1, args.webhook, args);
+  await markOnce(db, deliveryId, result.ok ? 'delivered' : result.blocked ? 'blocked' : 'failed');
+  return { result, deliveryId };
+}
+
+export async function markOnce(db: Queryable, deliveryId: number, status: 'delivered' | 'failed' | 'blocked'): Promise<void> {
+  await db
+    .update(webhookDeliveries)
+    .set({ status, attemptCount: 1, deliveredAt: status === 'delivered' ? new Date() : null })
+    .where(eq(webhookDeliveries.id, deliveryId));
 }

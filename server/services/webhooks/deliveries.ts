@@ -7,7 +7,7 @@ import { notifyNewWork } from '@/server/executor';
 import type { Page } from '@/server/http/define-route';
 import { iso } from '@/server/services/shared';
 import type { Resolver } from '@/server/webhooks/safety';
-import { AFTER_TIMEOUT_MS, sendAttempt } from '@/server/webhooks/send';
+import { AFTER_TIMEOUT_MS, sendOnce } from '@/server/webhooks/send';
 import type { AttemptDto, DeliveryDto, ListDeliveriesQuery } from './schemas';
 import { findWebhook } from './webhooks';
 
@@ -107,17 +107,8 @@ export async function testWebhook(ctx: ServiceContext, webhookId: number, event:
     params: { test: true },
     responseData: { test: true, message: `A test of ${event} sent from Carebase` },
   });
-  const now = ctx.clock();
-  const [delivery] = await ctx.db
-    .insert(webhookDeliveries)
-    .values({ projectId: ctx.projectId, webhookId, event, payload, status: 'pending', nextAttemptAt: null })
-    .returning({ id: webhookDeliveries.id });
-  const result = await sendAttempt(ctx.db, { id: delivery!.id, payload }, 1, webhook, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver });
-  await ctx.db
-    .update(webhookDeliveries)
-    .set({ status: result.ok ? 'delivered' : result.blocked ? 'blocked' : 'failed', attemptCount: 1, deliveredAt: result.ok ? new Date() : null })
-    .where(eq(webhookDeliveries.id, delivery!.id));
-  const [attempt] = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery!.id));
+  const { deliveryId } = await sendOnce(ctx.db, { projectId: ctx.projectId, webhook, event, payload, now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
+  const [attempt] = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId));
   return toAttemptDto(attempt!);
 }
 
