@@ -1,3 +1,5 @@
+import { eq, or, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Page } from '@/server/http/define-route';
 
@@ -23,4 +25,16 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else base[key] = mergePatch(base[key], value);
   }
   return base;
+}
+
+/**
+ * `<id|slug>` in a path: all digits may be either (slugs may start with a digit), so both are matched and
+ * an exact id wins over a slug.
+ */
+export function idOrSlugWhere(idColumn: AnyPgColumn, slugColumn: AnyPgColumn, text: string): SQL {
+  return /^\d+$/.test(text) ? or(eq(idColumn, Number(text)), eq(slugColumn, text))! : eq(slugColumn, text);
+}
+
+export function preferExactId<T extends { id: number }>(rows: T[], text: string): T | undefined {
+  return rows.find((r) => String(r.id) === text) ?? rows[0];
 }

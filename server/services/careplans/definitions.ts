@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, type SQL } from 'drizzle-orm';
 import {
   careplanDefinitionInputs,
   careplanDefinitions,
@@ -12,7 +12,7 @@ import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { afterId, idOrSlugWhere, iso, pageLimit, preferExactId } from '@/server/services/shared';
 import { toCodeDto } from './observations';
 import type { CreateDefinitionInput, DefinitionDto, UpdateDefinitionInput } from './schemas';
 
@@ -88,9 +88,11 @@ export async function createDefinition(ctx: ServiceContext, input: CreateDefinit
 /** `<id>` or `<slug>` in a path (slugs may start with a digit; an all-digit one is taken as an id first). */
 export async function findDefinition(ctx: ServiceContext, idOrSlug: string | number): Promise<DefinitionRow> {
   const text = String(idOrSlug);
-  const match: SQL = /^\d+$/.test(text) ? or(eq(careplanDefinitions.id, Number(text)), eq(careplanDefinitions.slug, text))! : eq(careplanDefinitions.slug, text);
-  const rows = await ctx.db.select().from(careplanDefinitions).where(and(eq(careplanDefinitions.projectId, ctx.projectId), match));
-  const row = rows.find((r) => String(r.id) === text) ?? rows[0];
+  const rows = await ctx.db
+    .select()
+    .from(careplanDefinitions)
+    .where(and(eq(careplanDefinitions.projectId, ctx.projectId), idOrSlugWhere(careplanDefinitions.id, careplanDefinitions.slug, text)));
+  const row = preferExactId(rows, text);
   if (!row) throw notFound('Care plan definition');
   return row;
 }

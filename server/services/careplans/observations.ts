@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { careplanDefinitionInputs, observationCodes, observations } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
 import type { Page } from '@/server/http/define-route';
 import { requireMemberInProject } from '@/server/services/members/members';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { afterId, idOrSlugWhere, iso, pageLimit, preferExactId } from '@/server/services/shared';
 import { isCalendarDate } from './offsets';
 import type {
   CreateObservationCodeInput,
@@ -30,13 +30,6 @@ function slugTaken(e: unknown): never {
   throw e;
 }
 
-/** `<id>` or `<slug>` in a path. */
-const byIdOrSlug = (ctx: ServiceContext, idOrSlug: string): SQL =>
-  and(
-    eq(observationCodes.projectId, ctx.projectId),
-    /^\d+$/.test(idOrSlug) ? or(eq(observationCodes.id, Number(idOrSlug)), eq(observationCodes.slug, idOrSlug))! : eq(observationCodes.slug, idOrSlug),
-  )!;
-
 export async function createObservationCode(ctx: ServiceContext, input: CreateObservationCodeInput): Promise<ObservationCodeDto> {
   requireAdmin(ctx);
   const [row] = await ctx.db.insert(observationCodes).values({ projectId: ctx.projectId, ...input }).returning().catch(slugTaken);
@@ -55,7 +48,11 @@ export async function listObservationCodes(ctx: ServiceContext, page?: Page): Pr
 }
 
 export async function findObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<CodeRow> {
-  const [row] = await ctx.db.select().from(observationCodes).where(byIdOrSlug(ctx, idOrSlug)).orderBy(asc(observationCodes.id)).limit(1);
+  const rows = await ctx.db
+    .select()
+    .from(observationCodes)
+    .where(and(eq(observationCodes.projectId, ctx.projectId), idOrSlugWhere(observationCodes.id, observationCodes.slug, idOrSlug)));
+  const row = preferExactId(rows, idOrSlug);
   if (!row) throw notFound('Observation code');
   return row;
 }
