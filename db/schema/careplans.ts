@@ -174,8 +174,18 @@ export const activities = pgTable(
     remindAt: tz('remind_at'),
     reminders: jsonb('reminders').$type<ActionReminder[]>().notNull().default([]),
     completedAt: tz('completed_at'),
+    /** Position of the pending reminder in `reminders` ordered by time; remindAt is its time. */
+    reminderIndex: integer('reminder_index').notNull().default(0),
     /** The earliest of the pending transitions (activate, expire, remind); what the scheduler claims. */
     nextDueAt: tz('next_due_at'),
+    /** Bumped by every firing; with the transition's kind and time it makes the transitionId. */
+    transitionSeq: integer('transition_seq').notNull().default(0),
+    /** Transitions a `handle` webhook took over (`kind@time`): they are not fired again. */
+    handledTransitions: text('handled_transitions').array().notNull().default(sql`'{}'::text[]`),
+    /** Held while a transition with synchronous webhooks runs outside a transaction. */
+    leaseUntil: tz('lease_until'),
+    /** Failed synchronous calls in a row for the pending transition (backs off the retry). */
+    failures: integer('failures').notNull().default(0),
     ...timestamps,
   },
   (t) => [

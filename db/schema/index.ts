@@ -6,3 +6,4 @@ export * from './events';
 export * from './webhooks';
 export * from './identity';
 export * from './careplans';
+export * from './notifications';

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
@@ -7,7 +7,7 @@ import { notifyNewWork } from '@/server/executor';
 import { markOnce, sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
 import type { EventName } from './catalogue';
 
-type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
+export type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
 
 async function hooksFor(db: Queryable, projectId: number, event: EventName): Promise<Hook[]> {
   return db
@@ -15,6 +15,23 @@ async function hooksFor(db: Queryable, projectId: number, event: EventName): Pro
     .from(webhookTriggers)
     .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
     .where(and(eq(webhookTriggers.projectId, projectId), eq(webhookTriggers.event, event), eq(webhooks.enabled, true)));
+}
+
+/** The enabled triggers of several projects and events in one query (the scheduler's batches). */
+export async function hooksForEvents(db: Queryable, projectIds: number[], names: EventName[]) {
+  if (projectIds.length === 0) return [];
+  return db
+    .select({
+      projectId: webhookTriggers.projectId,
+      event: webhookTriggers.event,
+      id: webhooks.id,
+      url: webhooks.url,
+      configurationId: webhooks.configurationId,
+      strategy: webhookTriggers.strategy,
+    })
+    .from(webhookTriggers)
+    .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
+    .where(and(inArray(webhookTriggers.projectId, projectIds), inArray(webhookTriggers.event, names), eq(webhooks.enabled, true)));
 }
 
 /**
@@ -50,12 +67,15 @@ async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body:
  * 2. a `handle` webhook runs instead of the work, its JSON answer is the result;
  * 3. otherwise the work runs in one transaction that also records the event and one delivery row per
  *    `after` webhook, so deliveries exist exactly when the change committed; the executor is woken.
+ * `onHandled` runs in that transaction when a handle webhook replaced the work (the scheduler notes
+ * that the transition was taken over, so it is not fired again).
  */
 export async function emit<T>(
   ctx: ServiceContext,
   name: EventName,
   params: Record<string, unknown>,
   work: (tx: ServiceContext) => Promise<T>,
+  options: { onHandled?: (tx: ServiceContext) => Promise<void> } = {},
 ): Promise<T> {
   const hooks = await hooksFor(ctx.db, ctx.projectId, name);
   const base = { event: name, projectId: ctx.projectId, params };
@@ -66,6 +86,7 @@ export async function emit<T>(
   // The handle call happens outside the transaction: no lock is held while an integration answers.
   const handled = handle ? { output: (await callSync(ctx, handle, name, base)) as T } : undefined;
   return withTransaction(ctx, async (tx) => {
+    if (handled) await options.onHandled?.(tx);
     const output = handled ? handled.output : await work(tx);
     await recordEvents(tx, name, [{ params, responseData: output }], after);
     return output;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineRoute, idParam } from '@/server/http/define-route';
-import { getActivity, listActivities } from '@/server/services/careplans/activities';
 import { createCareplan, deleteCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, deleteDefinition, getDefinition, listDefinitions, updateDefinition } from '@/server/services/careplans/definitions';
 import {
@@ -15,7 +14,6 @@ import {
 } from '@/server/services/careplans/observations';
 import { patchParameter, setParameter } from '@/server/services/careplans/parameters';
 import {
-  activitySchema,
   CAREPLAN_STATUSES,
   careplanSchema,
   createCareplanInput,
@@ -192,15 +190,4 @@ export const careplanRoutes = [
     response: parameterSchema,
     handler: (ctx, { params, body }) => patchParameter(ctx, params.id, body),
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/activity',
-    tag: 'Activities',
-    summary: 'List activities',
-    query: z.object({ careplanId: z.coerce.number().int().positive().optional(), subjectId: z.coerce.number().int().positive().optional(), status: activitySchema.shape.status.optional() }),
-    paginated: true,
-    response: z.array(activitySchema),
-    handler: (ctx, { query, page }) => listActivities(ctx, query, page),
-  }),
-  defineRoute({ method: 'GET', path: '/activity/{id}', tag: 'Activities', summary: 'Get an activity', params: idParams, response: activitySchema, handler: (ctx, { params }) => getActivity(ctx, params.id) }),
 ];

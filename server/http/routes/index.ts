@@ -6,9 +6,10 @@ import { recordRoutes, recordTypeRoutes } from './records';
 import { webhookRoutes } from './webhooks';
 import { identityRoutes } from './identity';
 import { careplanRoutes, definitionRoutes, observationRoutes } from './careplans';
+import { activityRoutes } from './activities';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes, ...activityRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 

@@ -17,6 +17,7 @@ import { ApiResult } from '@/server/http/define-route';
 import { cancelOpenActivities, createActivities, requireCareManager, toActivityDto } from './careplans';
 import { checkObservationValue, toObservationDto } from './observations';
 import { startOfDateIn } from './offsets';
+import { nextDueAt, pendingReminderAt } from '@/server/services/activities/lifecycle';
 import { scheduleAction } from './schedule';
 import type { ParameterDto, PatchParameterInput, SetParameterInput } from './schemas';
 
@@ -63,6 +64,7 @@ async function resolveObservation(
  * emptying cancels those. Completed, expired and cancelled activities never move.
  */
 type Plan = { actions: DefinitionAction[]; timeZone: string };
+type Times = { activateAt: Date; endAt: Date | null; remindAt: Date | null; nextDueAt: Date | null };
 
 async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, before: string | null, after: string | null) {
   if (before === after || c.status !== 'ongoing') return;
@@ -80,19 +82,23 @@ async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Inp
     .where(and(anchored, eq(activities.inputId, input.id)))
     .orderBy(asc(activities.id));
   const toCreate: DefinitionAction[] = [];
-  const moves: { id: number; times: ReturnType<typeof scheduleAction> }[] = [];
+  const moves: { id: number; times: Times }[] = [];
   for (const action of actions) {
     const mine = existing.filter((a) => a.actionKey === action.key);
     const open = mine.filter((a) => a.status === 'proposed' || a.status === 'scheduled');
     if (open.length > 0) {
-      const times = scheduleAction(action, anchor, timeZone);
-      for (const a of open) moves.push({ id: a.id, times });
+      const { activateAt, endAt } = scheduleAction(action, anchor, timeZone);
+      for (const a of open) {
+        // The pending reminder keeps its place in the list; the next due transition follows the move.
+        const remindAt = pendingReminderAt(a, activateAt, timeZone);
+        moves.push({ id: a.id, times: { activateAt, endAt, remindAt, nextDueAt: nextDueAt({ ...a, activateAt, endAt, remindAt }) } });
+      }
     } else if (!mine.some((a) => a.status === 'completed' || a.status === 'expired')) {
       toCreate.push(action);
     }
   }
   // All moves in one statement: each column is a CASE over the activity ids.
-  const when = (value: (t: ReturnType<typeof scheduleAction>) => Date | null) =>
+  const when = (value: (t: Times) => Date | null) =>
     sql`case ${activities.id} ${sql.join(moves.map((m) => sql`when ${m.id} then ${value(m.times)?.toISOString() ?? null}::timestamptz`), sql` `)} end`;
   const movedRows =
     moves.length === 0

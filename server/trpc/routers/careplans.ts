@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listActivities } from '@/server/services/careplans/activities';
+import { listActivities } from '@/server/services/activities/activities';
 import { createCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, getDefinition, listDefinitions, listDefinitionVersions, updateDefinition } from '@/server/services/careplans/definitions';
 import { createObservationCode, listObservationCodes, updateObservationCode } from '@/server/services/careplans/observations';

@@ -2,4 +2,4 @@ import { routeHandlers } from '@/server/http/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET } = routeHandlers('/activity/{id}');
+export const { DELETE, GET, PATCH } = routeHandlers('/activity/{id}');

@@ -1,0 +1,143 @@
+import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { activities, careplans, projects } from '@/db/schema';
+import { requireReadEverything } from '@/server/auth/guards';
+import type { ServiceContext } from '@/server/context';
+import { conflict, invalidField, notFound } from '@/server/errors';
+import { emit } from '@/server/events/emit';
+import type { Page } from '@/server/http/define-route';
+import { requireCareManager, toActivityDto } from '@/server/services/careplans/careplans';
+import type { ActivityDto } from '@/server/services/careplans/schemas';
+import { afterId, pageLimit } from '@/server/services/shared';
+import { isOpen, nextDueAt, pendingReminderAt, reminderSchedule } from './lifecycle';
+import type { CreateActivityInput, UpdateActivityInput } from './schemas';
+
+type ActivityRow = typeof activities.$inferSelect;
+
+export async function listActivities(
+  ctx: ServiceContext,
+  query: { careplanId?: number; subjectId?: number; status?: ActivityDto['status'] },
+  page?: Page,
+): Promise<ActivityDto[]> {
+  requireReadEverything(ctx);
+  const where: SQL[] = [eq(activities.projectId, ctx.projectId), gt(activities.id, afterId(page))];
+  if (query.careplanId) where.push(eq(activities.careplanId, query.careplanId));
+  if (query.subjectId) where.push(eq(activities.subjectId, query.subjectId));
+  if (query.status) where.push(eq(activities.status, query.status));
+  const rows = await ctx.db.select().from(activities).where(and(...where)).orderBy(asc(activities.id)).limit(pageLimit(page));
+  return rows.map(toActivityDto);
+}
+
+async function findActivity(ctx: ServiceContext, id: number): Promise<{ row: ActivityRow; timeZone: string }> {
+  const [found] = await ctx.db
+    .select({ row: activities, timeZone: projects.timeZone })
+    .from(activities)
+    .innerJoin(projects, eq(projects.id, activities.projectId))
+    .where(and(eq(activities.id, id), eq(activities.projectId, ctx.projectId)));
+  if (!found) throw notFound('Activity');
+  return found;
+}
+
+export async function getActivity(ctx: ServiceContext, id: number): Promise<ActivityDto> {
+  requireReadEverything(ctx);
+  return toActivityDto((await findActivity(ctx, id)).row);
+}
+
+function requireEndNotBefore(activateAt: Date, endAt: Date | null) {
+  if (endAt && endAt < activateAt) throw invalidField('endAt', 'endAt must not be before activateAt');
+}
+
+/** POST /activity: a custom activity on an ongoing care plan, proposed until its activateAt passes. */
+export async function createActivity(ctx: ServiceContext, input: CreateActivityInput): Promise<ActivityDto> {
+  requireCareManager(ctx);
+  const [found] = await ctx.db
+    .select({ c: careplans, timeZone: projects.timeZone })
+    .from(careplans)
+    .innerJoin(projects, eq(projects.id, careplans.projectId))
+    .where(and(eq(careplans.id, input.careplanId), eq(careplans.projectId, ctx.projectId)));
+  if (!found) throw invalidField('careplanId', 'No care plan with this id in the project');
+  if (found.c.status !== 'ongoing') throw conflict(`The care plan is ${found.c.status}; it takes no new activities`, 'careplanId');
+  const activateAt = new Date(input.activateAt);
+  const endAt = input.endAt ? new Date(input.endAt) : null;
+  requireEndNotBefore(activateAt, endAt);
+  const remindAt = reminderSchedule(input.reminders, activateAt, found.timeZone)[0]?.at ?? null;
+  return emit(ctx, 'activity_create', { ...input }, async (tx) => {
+    const [row] = await tx.db
+      .insert(activities)
+      .values({
+        projectId: ctx.projectId,
+        careplanId: found.c.id,
+        subjectId: found.c.subjectId,
+        type: input.type,
+        display: input.display,
+        actorType: input.actorType,
+        activateAt,
+        endAt,
+        remindAt,
+        reminders: input.reminders,
+        nextDueAt: nextDueAt({ status: 'proposed', activateAt, endAt, remindAt, handledTransitions: [] }),
+        createdAt: ctx.clock(),
+        updatedAt: ctx.clock(),
+      })
+      .returning();
+    return toActivityDto(row!);
+  });
+}
+
+/**
+ * PATCH /activity/<id>: completes or cancels an open activity, applies a transition (what an integration
+ * that handles the transition events does), or changes its timestamps. The pending
+ * reminder moves with activateAt (unless remindAt is given) and the next due transition follows.
+ * Expired, completed and cancelled activities are final (409).
+ */
+export async function updateActivity(ctx: ServiceContext, id: number, input: UpdateActivityInput): Promise<ActivityDto> {
+  requireCareManager(ctx);
+  const { row: current, timeZone } = await findActivity(ctx, id);
+  const changesSchedule = input.status !== undefined || input.activateAt !== undefined || input.endAt !== undefined || input.remindAt !== undefined;
+  if (changesSchedule && !isOpen(current.status)) throw conflict(`The activity is ${current.status}; only proposed or scheduled activities change`, 'status');
+  const activateAt = input.activateAt ? new Date(input.activateAt) : current.activateAt;
+  const endAt = input.endAt === undefined ? current.endAt : input.endAt ? new Date(input.endAt) : null;
+  requireEndNotBefore(activateAt, endAt);
+  return emit(ctx, 'activity_update', { id, ...input }, async (tx) => {
+    // Locked and read again: the scheduler may have moved it since.
+    const [row] = await tx.db.select().from(activities).where(eq(activities.id, id)).for('update');
+    if (!row) throw notFound('Activity');
+    if (changesSchedule && !isOpen(row.status)) throw conflict(`The activity is ${row.status}; only proposed or scheduled activities change`, 'status');
+    if (input.status === 'scheduled' && row.status !== 'proposed') throw conflict('Only a proposed activity becomes scheduled', 'status');
+    const status = input.status ?? row.status;
+    const remindAt = !isOpen(status)
+      ? null
+      : input.remindAt !== undefined
+        ? input.remindAt
+          ? new Date(input.remindAt)
+          : null
+        : input.activateAt
+          ? pendingReminderAt(row, activateAt, timeZone)
+          : row.remindAt;
+    const [updated] = await tx.db
+      .update(activities)
+      .set({
+        type: input.type ?? row.type,
+        display: input.display ?? row.display,
+        status,
+        activateAt,
+        endAt,
+        remindAt,
+        completedAt: input.status === 'completed' ? ctx.clock() : row.completedAt,
+        nextDueAt: nextDueAt({ status, activateAt, endAt, remindAt, handledTransitions: row.handledTransitions }),
+        failures: 0,
+        updatedAt: ctx.clock(),
+      })
+      .where(eq(activities.id, id))
+      .returning();
+    return toActivityDto(updated!);
+  });
+}
+
+export async function deleteActivity(ctx: ServiceContext, id: number): Promise<ActivityDto> {
+  requireCareManager(ctx);
+  const dto = toActivityDto((await findActivity(ctx, id)).row);
+  return emit(ctx, 'activity_delete', { id }, async (tx) => {
+    await tx.db.delete(activities).where(eq(activities.id, id));
+    return dto;
+  });
+}
