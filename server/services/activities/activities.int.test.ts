@@ -46,7 +46,8 @@ async function hook(api: ReturnType<typeof apiClient>, triggers: { event: string
   const path = `/t/${Math.random().toString(36).slice(2)}`;
   const res = await api.post('/webhook', { display: 'Lifecycle', url: `${receiver.url}${path}`, triggers });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { ...res.body, path, calls: () => receiver.received.filter((r) => r.path === path) };
+  const calls = (): Received[] => receiver.received.filter((r) => r.path === path);
+  return { id: res.body.id as number, secret: res.body.secret as string, path, calls };
 }
 
 /** Delivers a project's pending `after` deliveries now, as the executor would. */
