@@ -1,21 +1,30 @@
 import { getEnv } from '@/server/env';
 import { EmbeddedExecutor } from './embedded';
+import { TransitionScheduler } from './scheduler';
 
 const KEY = Symbol.for('carebase.executor');
-type G = typeof globalThis & { [KEY]?: { embedded?: EmbeddedExecutor; notify?: (work: NewDelivery[]) => Promise<void> } };
+type G = typeof globalThis & {
+  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; notify?: (work: NewDelivery[]) => Promise<void> };
+};
 const g = globalThis as G;
 const state = (g[KEY] ??= {});
 
-/** Starts the embedded executor in this process (server boot, the standalone worker). */
+/**
+ * Starts the embedded executor in this process (server boot, the standalone worker): the delivery loop
+ * and the activity transition scheduler.
+ */
 export function startEmbeddedExecutor(): EmbeddedExecutor {
   state.embedded ??= new EmbeddedExecutor({ concurrency: getEnv().EXECUTOR_CONCURRENCY, leaseMs: getEnv().EXECUTOR_LEASE_MS });
   state.embedded.start();
+  state.scheduler ??= new TransitionScheduler({ leaseMs: getEnv().EXECUTOR_LEASE_MS });
+  state.scheduler.start();
   return state.embedded;
 }
 
 export async function stopExecutor(): Promise<void> {
-  await state.embedded?.stop();
+  await Promise.all([state.embedded?.stop(), state.scheduler?.stop()]);
   state.embedded = undefined;
+  state.scheduler = undefined;
 }
 
 /** With Inngest, new deliveries are announced as events; set by the Inngest module at boot. */

@@ -18,7 +18,15 @@ export const TRANSITION_LEASE_MS = 60_000;
 export type LeasedTransition = { row: ActivityRow; timeZone: string; transition: Transition; now: Date };
 export type BatchOutcome = { claimed: number; applied: number; leased: LeasedTransition[]; dueTimes: Date[] };
 
-type Options = { now: Date; limit?: number; projectId?: number; activityIds?: number[]; leaseMs?: number };
+type Options = {
+  now: Date;
+  limit?: number;
+  projectId?: number;
+  activityIds?: number[];
+  leaseMs?: number;
+  /** How many synchronous transitions the caller can start soon; the rest wait unleased. */
+  maxLeased?: number;
+};
 
 /**
  * One scheduler pass: claims up to `limit` activities whose next transition is due (`FOR UPDATE SKIP
@@ -53,8 +61,9 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
     for (const { row, timeZone } of claimed) {
       const t = dueTransition(row, now);
       if (!t) stale.push(row);
-      else if (hooksOf(row.projectId, t.event).some((h) => h.strategy !== 'after')) leased.push({ row, timeZone, transition: t, now });
-      else batch.push({ row, timeZone, t });
+      else if (!hooksOf(row.projectId, t.event).some((h) => h.strategy !== 'after')) batch.push({ row, timeZone, t });
+      // Leasing more than the caller can start would let leases run out in its queue (and run twice).
+      else if (leased.length < (opts.maxLeased ?? Infinity)) leased.push({ row, timeZone, transition: t, now });
     }
 
     if (leased.length > 0) {

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { newProject } from '@/server/testing/api';
+import { startReceiver } from '@/server/testing/receiver';
+import { startEmbeddedExecutor, stopExecutor } from '.';
+
+afterAll(() => stopExecutor());
+
+async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('embedded scheduler', () => {
+  it('fires each transition within 2 s of its due time on the real clock', async () => {
+    startEmbeddedExecutor();
+    const { api } = await newProject();
+    const member = (await api.post('/member', { name: 'Pat' })).body;
+    const def = (await api.post('/careplan-definition', { slug: 'later', title: 'Later', actions: [{ key: 'x', type: 't', display: 'x', start: { offset: 1, offsetUnit: 'a' } }] })).body;
+    const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
+    const start = Date.now();
+    const created = await api.post('/activity', {
+      careplanId: careplan.id,
+      type: 'call',
+      display: 'Soon',
+      activateAt: new Date(start + 1_000).toISOString(),
+      endAt: new Date(start + 4_000).toISOString(),
+      reminders: [{ offset: 1, offsetUnit: 's' }],
+    });
+    expect(created.status).toBe(201);
+    const get = async () => (await api.get(`/activity/${created.body.id}`)).body;
+
+    const scheduled = await until(get, (a) => a.status !== 'proposed', 5_000);
+    expect(scheduled.status).toBe('scheduled');
+    expect(new Date(scheduled.updatedAt).getTime() - (start + 1_000)).toBeLessThan(2_000);
+
+    const reminded = await until(async () => (await api.get('/notification', { activityId: created.body.id })).body, (n) => n.length > 0, 5_000);
+    expect(reminded).toHaveLength(1);
+    expect(new Date(reminded[0].createdAt).getTime() - (start + 2_000)).toBeLessThan(2_000);
+
+    const expired = await until(get, (a) => a.status === 'expired', 6_000);
+    expect(expired.status).toBe('expired');
+    expect(new Date(expired.updatedAt).getTime() - (start + 4_000)).toBeLessThan(2_000);
+  }, 20_000);
+});
+
+describe('scheduler crash safety', () => {
+  it('loses no transition and applies none twice when the server is killed mid-sweep', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-sched-crash-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '2000', NODE_ENV: 'test' };
+    const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 15 } : {}));
+    const gated = 600;
+    const plain = 1500;
+    try {
+      const producer = spawn(process.execPath, ['--import', 'tsx', 'server/testing/crash-scheduler-child.ts', 'produce', receiver.url, String(gated), String(plain)], { env });
+      let out = '';
+      let producerErr = '';
+      producer.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      producer.stderr.on('data', (d: Buffer) => (producerErr += d.toString()));
+      const gateCalls = () => receiver.received.filter((r) => r.path === '/gate');
+      await until(async () => gateCalls().length, (n) => n >= 100 || producer.exitCode !== null, 60_000);
+      expect(producer.exitCode, producerErr).toBeNull();
+      producer.kill('SIGKILL');
+      await new Promise((r) => producer.once('exit', r));
+      expect(gateCalls().length).toBeLessThan(gated);
+      const { projectId } = JSON.parse(out.trim().split('\n')[0]!) as { projectId: number };
+
+      const drainer = spawn(process.execPath, ['--import', 'tsx', 'server/testing/crash-scheduler-child.ts', 'drain', String(projectId)], { env });
+      let drained = '';
+      let drainErr = '';
+      drainer.stdout.on('data', (d: Buffer) => (drained += d.toString()));
+      drainer.stderr.on('data', (d: Buffer) => (drainErr += d.toString()));
+      const code = await new Promise((r) => drainer.once('exit', r));
+      expect(code, drainErr).toBe(0);
+      const rows = JSON.parse(drained.trim().split('\n').at(-1)!) as { id: number; status: string; seq: number; events: number }[];
+      expect(rows).toHaveLength(gated + plain);
+      // nothing lost, nothing applied twice
+      expect(rows.filter((r) => r.status === 'scheduled')).toHaveLength(gated);
+      expect(rows.filter((r) => r.status === 'expired')).toHaveLength(plain);
+      expect(rows.filter((r) => r.seq !== 1 || r.events !== 1).slice(0, 5)).toEqual([]);
+
+      // the before webhook heard every gated transition; a repeat (in flight at the kill) has the same transitionId
+      const byActivity = new Map<number, Set<string>>();
+      for (const call of gateCalls()) {
+        const { params } = JSON.parse(call.body) as { params: { id: number; transitionId: string } };
+        byActivity.set(params.id, (byActivity.get(params.id) ?? new Set()).add(params.transitionId));
+      }
+      expect(byActivity.size).toBe(gated);
+      expect([...byActivity.values()].every((ids) => ids.size === 1)).toBe(true);
+      expect(gateCalls().length - gated).toBeLessThanOrEqual(8);
+    } finally {
+      await receiver.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

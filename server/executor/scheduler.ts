@@ -1,0 +1,126 @@
+import { and, asc, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { getDb, type Db } from '@/db/client';
+import { activities } from '@/db/schema';
+import { claimAndApplyDue, runLeasedTransition, type LeasedTransition } from '@/server/jobs/run-transitions';
+
+const MAX_IDLE_MS = 1_000;
+const MIN_IDLE_MS = 20;
+
+export type SchedulerBatch = { applied: number; dueTimes: Date[]; doneAt: number };
+
+type Options = {
+  /** Activities claimed per transaction. */
+  batchSize?: number;
+  leaseMs?: number;
+  /** Transitions with synchronous webhooks running at once (each may wait up to 10 s on an integration). */
+  syncConcurrency?: number;
+  clock?: () => Date;
+  /** Called after each committed batch (benchmarks measure lateness with it). */
+  onBatch?: (batch: SchedulerBatch) => void;
+};
+
+/**
+ * The embedded scheduler: a loop that applies due activity transitions in batches. While work is due it
+ * claims again at once; when idle it sleeps until the next due time (at most 1 s, so rows written by
+ * another instance are seen quickly). Transitions with `before`/`handle` webhooks run beside the loop at
+ * bounded concurrency, so a slow integration does not hold the others back.
+ */
+export class TransitionScheduler {
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private wakeUp: (() => void) | undefined;
+  private readonly queue: LeasedTransition[] = [];
+  private readonly tasks = new Set<Promise<unknown>>();
+
+  constructor(private readonly opts: Options = {}) {}
+
+  private get clock() {
+    return this.opts.clock ?? (() => new Date());
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loopDone = this.loop();
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loopDone;
+    this.queue.length = 0; // their leases expire and another run picks them up
+    await Promise.allSettled([...this.tasks]);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        const db = await getDb();
+        const maxLeased = Math.max(0, 2 * this.syncConcurrency - this.queue.length - this.tasks.size);
+        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.opts.batchSize ?? 500, leaseMs: this.opts.leaseMs, maxLeased });
+        claimed = batch.claimed;
+        this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
+        this.queue.push(...batch.leased);
+        this.drainQueue(db);
+        if (claimed === 0) await this.sleep(await this.idleMs(db));
+        // Only synchronous transitions are due and every slot is busy: wait for one to finish.
+        else if (batch.applied === 0 && batch.leased.length === 0) await this.sleep(MAX_IDLE_MS);
+      } catch (e) {
+        console.error('[scheduler] a pass failed', e);
+        await this.sleep(MAX_IDLE_MS);
+      }
+    }
+  }
+
+  /** Until the earliest unleased due time, between 20 ms and 1 s. */
+  private async idleMs(db: Db): Promise<number> {
+    const now = this.clock();
+    const [next] = await db
+      .select({ at: activities.nextDueAt })
+      .from(activities)
+      .where(and(isNotNull(activities.nextDueAt), or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))))
+      .orderBy(asc(activities.nextDueAt))
+      .limit(1);
+    if (!next?.at) return MAX_IDLE_MS;
+    return Math.min(MAX_IDLE_MS, Math.max(MIN_IDLE_MS, next.at.getTime() - now.getTime()));
+  }
+
+  private get syncConcurrency() {
+    return this.opts.syncConcurrency ?? 8;
+  }
+
+  private drainQueue(db: Db): void {
+    const limit = this.syncConcurrency;
+    while (this.tasks.size < limit && this.queue.length > 0) {
+      const leased = this.queue.shift()!;
+      const task = runLeasedTransition(db, leased)
+        .catch((e: unknown) => console.error(`[scheduler] activity ${leased.row.id}: ${leased.transition.event} failed`, e))
+        .finally(() => {
+          this.tasks.delete(task);
+          this.drainQueue(db);
+          // Claim again once the queue ran dry (its activities may have their next transition due).
+          if (this.queue.length === 0) this.wake();
+        });
+      this.tasks.add(task);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = undefined;
+        done();
+      };
+    });
+  }
+}
