@@ -5,3 +5,8 @@ import { z } from 'zod';
 export const deliveryCreated = eventType('carebase/delivery.created', {
   schema: z.object({ deliveryId: z.number().int().positive(), webhookId: z.number().int().positive() }),
 });
+
+/** An activity has a transition due: run it. `id` on the event lets Inngest drop repeats of a sweep. */
+export const activityDue = eventType('carebase/activity.due', {
+  schema: z.object({ activityId: z.number().int().positive(), projectId: z.number().int().positive() }),
+});

@@ -1,7 +1,7 @@
 import { InngestTestEngine } from '@inngest/test';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '@/db/schema';
+import { activities, webhookDeliveries } from '@/db/schema';
 import { resetEnvForTests } from '@/server/env';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
@@ -81,6 +81,38 @@ describe('Inngest functions (CAREBASE_EXECUTOR=inngest)', () => {
     );
   });
 
+  it('sweep-due-work announces each due activity once per firing, and run-transition applies it', async () => {
+    const { sweepDueWork } = await import('./sweep');
+    const { runTransition } = await import('./run-transition');
+    const { api, projectId, db } = await newProject();
+    const member = (await api.post('/member', { name: 'Due' })).body;
+    const def = (await api.post('/careplan-definition', { slug: 'd', title: 'D', actions: [{ key: 'x', type: 'call', display: 'Due now', start: { offset: 0, offsetUnit: 's' } }] })).body;
+    const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
+    const activityId = careplan.activities[0].id as number;
+    await db.update(activities).set({ nextDueAt: new Date(Date.now() - 1000), activateAt: new Date(Date.now() - 1000) }).where(eq(activities.id, activityId));
+
+    const sweep = new InngestTestEngine({
+      function: sweepDueWork,
+      events: [{ name: 'inngest/scheduled.timer', data: { cron: '* * * * *' } }],
+      steps: [
+        { id: 'announce', handler: () => ({ ids: [] }) },
+        { id: 'announce-activities', handler: () => ({ ids: [] }) },
+      ],
+    });
+    const { ctx } = await sweep.execute();
+    const announce = (ctx.step.sendEvent as unknown as { mock: { calls: [string, { id: string; name: string; data: unknown }[]][] } }).mock.calls.find((c) => c[0] === 'announce-activities');
+    const mine = announce![1].find((e) => (e.data as { activityId: number }).activityId === activityId)!;
+    expect(mine).toMatchObject({ name: 'carebase/activity.due', data: { activityId, projectId } });
+    expect(mine.id).toMatch(new RegExp(`^activity-${activityId}-0-\\d+-0$`));
+
+    const run = new InngestTestEngine({ function: runTransition });
+    const { result } = await run.execute({ events: [{ name: 'carebase/activity.due', data: { activityId, projectId } }] });
+    expect(result).toMatchObject({ applied: 1 });
+    expect((await api.get(`/activity/${activityId}`)).body.status).toBe('scheduled');
+    const again = await new InngestTestEngine({ function: runTransition }).execute({ events: [{ name: 'carebase/activity.due', data: { activityId, projectId } }] });
+    expect(again.result).toMatchObject({ applied: 0 });
+  });
+
   it('serves the functions at /api/inngest', async () => {
     process.env.INNGEST_DEV = '1';
     resetEnvForTests();
@@ -88,6 +120,6 @@ describe('Inngest functions (CAREBASE_EXECUTOR=inngest)', () => {
     const res = await GET(new Request('http://127.0.0.1:3000/api/inngest') as never, undefined as never);
     expect(res.status).toBe(200);
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ function_count: 2 });
+    expect(body).toMatchObject({ function_count: 3 });
   });
 });

@@ -230,3 +230,17 @@ export async function runDueTransitions(db: Db, opts: Options) {
   }
   return { applied: applied + results.filter((r) => r === 'applied').length, failed: results.filter((r) => r === 'failed').length };
 }
+
+/**
+ * Due, unleased activities for the Inngest sweep, without claiming them: the function that runs one
+ * claims it. `dedupeKey` names this firing (sequence, due time, failures), so repeats are dropped.
+ */
+export async function findDueActivities(db: Db, now: Date, limit: number) {
+  const rows = await db
+    .select({ id: activities.id, projectId: activities.projectId, seq: activities.transitionSeq, at: activities.nextDueAt, failures: activities.failures })
+    .from(activities)
+    .where(and(lte(activities.nextDueAt, now), or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))))
+    .orderBy(activities.nextDueAt)
+    .limit(limit);
+  return rows.map((r) => ({ activityId: r.id, projectId: r.projectId, dedupeKey: `activity-${r.id}-${r.seq}-${r.at!.getTime()}-${r.failures}` }));
+}
