@@ -1,13 +1,14 @@
 import Link from 'next/link';
 import { Badge, Card, PageHeader } from '@/app/_components/ui';
 import { getCaller } from '@/app/_trpc/server';
+import { ActivityDashboard } from './activity-dashboard';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Dashboard' };
 
 export default async function DashboardPage() {
   const caller = await getCaller();
-  const [overview, { current }] = await Promise.all([caller.projects.overview(), caller.projects.mine()]);
+  const [overview, { current }, activities] = await Promise.all([caller.projects.overview(), caller.projects.mine(), caller.activities.dashboard()]);
   const failing = current.role === 'admin' ? await caller.webhooks.failing() : null;
   const tiles = [
     { label: 'Members', value: overview.memberCount, href: '/members' },
@@ -31,6 +32,7 @@ export default async function DashboardPage() {
           </li>
         ))}
       </ul>
+      <ActivityDashboard data={activities} />
       {failing && (
         <section aria-label="Failing webhooks" className="mt-6 rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
           <div className="flex items-center justify-between">

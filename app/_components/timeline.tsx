@@ -10,7 +10,8 @@ export type TimelineItem = {
   group: string;
   activateAt: string;
   endAt: string | null;
-  remindAt: string | null;
+  /** Reminders still to come, the next one first. */
+  reminders: string[];
 };
 export type TimelineMark = { label: string; at: string };
 
@@ -23,9 +24,16 @@ const STATUS_STYLE: Record<TimelineItem['status'], { bar: string; label: string 
   preview: { bar: 'bg-violet-300 ring-1 ring-violet-500', label: 'preview' },
 };
 
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const STEPS = [
+  { ms: 10 * SECOND, unit: 'second' },
+  { ms: 30 * SECOND, unit: 'second' },
+  { ms: MINUTE, unit: 'minute' },
+  { ms: 5 * MINUTE, unit: 'minute' },
+  { ms: 15 * MINUTE, unit: 'minute' },
   { ms: HOUR, unit: 'hour' },
   { ms: 6 * HOUR, unit: 'hour' },
   { ms: DAY, unit: 'day' },
@@ -41,6 +49,13 @@ function ticks(from: number, to: number, timeZone: string): { at: number; label:
   const span = to - from;
   const step = STEPS.find((s) => span / s.ms <= 7) ?? STEPS[STEPS.length - 1]!;
   const fmt = (opts: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { timeZone, ...opts });
+  if (step.unit === 'second' || step.unit === 'minute') {
+    // Below an hour every zone's offset is a multiple of the step: multiples of it are round times.
+    const label = fmt({ hour: '2-digit', minute: '2-digit', ...(step.unit === 'second' ? { second: '2-digit' } : {}), hourCycle: 'h23' });
+    const out: { at: number; label: string }[] = [];
+    for (let t = Math.ceil(from / step.ms) * step.ms; t <= to && out.length < 40; t += step.ms) out.push({ at: t, label: label.format(new Date(t)) });
+    return out.length > 8 ? out.filter((_, i) => i % Math.ceil(out.length / 7) === 0) : out;
+  }
   const format =
     step.unit === 'hour'
       ? step.ms === HOUR
@@ -77,8 +92,8 @@ function ticks(from: number, to: number, timeZone: string): { at: number; label:
   return out.length > 8 ? out.filter((_, i) => i % Math.ceil(out.length / 7) === 0) : out;
 }
 
-const dateTime = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const dateTime = (iso: string, timeZone: string, seconds = false) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' }).format(new Date(iso));
 
 /**
  * Activities on a time axis, grouped by their anchor, coloured by status, with the reference dates and
@@ -86,16 +101,19 @@ const dateTime = (iso: string, timeZone: string) =>
  */
 export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[]; marks: TimelineMark[]; now: string; timeZone: string }) {
   const times = [
-    ...items.flatMap((i) => [i.activateAt, i.endAt, i.remindAt].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t))),
+    ...items.flatMap((i) => [i.activateAt, i.endAt, ...i.reminders].filter((t): t is string => Boolean(t)).map((t) => Date.parse(t))),
     ...marks.map((m) => Date.parse(m.at)),
     Date.parse(now),
   ];
   let from = Math.min(...times);
   let to = Math.max(...times);
-  if (to - from < DAY) {
-    from -= DAY / 2;
-    to += DAY / 2;
+  if (to - from < MINUTE) {
+    const grow = (MINUTE - (to - from)) / 2;
+    from -= grow;
+    to += grow;
   }
+  // Seconds matter when the whole plan fits in an hour (short test plans); otherwise minutes do.
+  const fine = to - from < HOUR;
   const pad = (to - from) * 0.04;
   from -= pad;
   to += pad;
@@ -125,7 +143,10 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
                   const style = STATUS_STYLE[i.status];
                   const left = x(i.activateAt);
                   const width = i.endAt ? Math.max(x(i.endAt) - left, 0.6) : 0;
-                  const text = `${i.label}, ${style.label}, ${i.endAt ? `from ${dateTime(i.activateAt, timeZone)} to ${dateTime(i.endAt, timeZone)}` : `at ${dateTime(i.activateAt, timeZone)}`}${i.remindAt ? `, reminder ${dateTime(i.remindAt, timeZone)}` : ''}`;
+                  const when = (iso: string) => dateTime(iso, timeZone, fine);
+                  const reminderText =
+                    i.reminders.length === 0 ? '' : `, ${i.reminders.length === 1 ? 'reminder' : `${i.reminders.length} reminders, next`} ${when(i.reminders[0]!)}`;
+                  const text = `${i.label}, ${style.label}, ${i.endAt ? `from ${when(i.activateAt)} to ${when(i.endAt)}` : `at ${when(i.activateAt)}`}${reminderText}`;
                   return (
                     <li key={i.id} className="contents" aria-label={text}>
                       <div className={`truncate py-1.5 pr-3 text-sm ${i.status === 'cancelled' ? 'text-slate-400 line-through' : 'text-slate-800'}`} title={text}>
@@ -139,9 +160,14 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
                         ) : (
                           <span className={`absolute top-2 size-4 -translate-x-1/2 rotate-45 rounded-sm ${style.bar}`} style={{ left: `${left}%` }} title={text} />
                         )}
-                        {i.remindAt && (
-                          <span className="absolute top-0.5 size-2 -translate-x-1/2 rounded-full bg-amber-500 ring-2 ring-white" style={{ left: `${x(i.remindAt)}%` }} title={`Reminder ${dateTime(i.remindAt, timeZone)}`} />
-                        )}
+                        {i.reminders.map((r, k) => (
+                          <span
+                            key={r}
+                            className={`absolute top-0.5 size-2 -translate-x-1/2 rounded-full ring-2 ring-white ${k === 0 ? 'bg-amber-500' : 'bg-amber-300'}`}
+                            style={{ left: `${x(r)}%` }}
+                            title={`Reminder ${when(r)}`}
+                          />
+                        ))}
                       </div>
                     </li>
                   );
@@ -151,7 +177,7 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
         ))}
         </div>
         <div className="pointer-events-none absolute inset-y-0 right-0 left-[13rem]" aria-hidden>
-          {[...marks.map((m) => ({ ...m, kind: 'ref' as const })), { label: 'Today', at: now, kind: 'now' as const }].map((m) => (
+          {[...marks.map((m) => ({ ...m, kind: 'ref' as const })), { label: fine ? 'Now' : 'Today', at: now, kind: 'now' as const }].map((m) => (
             <span
               key={`${m.kind}-${m.label}`}
               className={`absolute top-6 bottom-0 border-l-2 ${m.kind === 'now' ? 'border-red-500' : 'border-dashed border-violet-500'}`}
@@ -176,10 +202,13 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
           <span className="inline-block size-2 rounded-full bg-amber-500" /> next reminder
         </span>
         <span className="flex items-center gap-1.5">
+          <span className="inline-block size-2 rounded-full bg-amber-300" /> later reminders
+        </span>
+        <span className="flex items-center gap-1.5">
           <span className="inline-block h-3 border-l-2 border-dashed border-violet-500" /> reference date
         </span>
         <span className="flex items-center gap-1.5">
-          <span className="inline-block h-3 border-l-2 border-red-500" /> today
+          <span className="inline-block h-3 border-l-2 border-red-500" /> {fine ? 'now' : 'today'}
         </span>
         <span className="ml-auto text-slate-400">Times in {timeZone}</span>
       </figcaption>

@@ -1,11 +1,12 @@
 import { redirect } from 'next/navigation';
 import { logout } from '@/app/(auth)/login/actions';
+import { markNotificationRead } from './actions';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
 import { currentMemberId, currentUserId } from '@/server/auth/next-auth';
 import { loadMemberHome } from '@/server/services/members/member-home';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'My records' };
+export const metadata = { title: 'My care' };
 
 /** A member's own page after signing in through an identity provider: the records they may read. */
 export default async function MemberHomePage() {
@@ -13,7 +14,8 @@ export default async function MemberHomePage() {
   if (!memberId) redirect((await currentUserId()) ? '/' : '/login');
   const home = await loadMemberHome(memberId);
   if (!home) redirect('/login');
-  const { member, projectName, records } = home;
+  const { member, projectName, records, notifications } = home;
+  const unread = notifications.filter((n) => !n.readAt).length;
   return (
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
@@ -36,6 +38,34 @@ export default async function MemberHomePage() {
         <p className="mt-1 text-sm text-slate-600">
           Signed in as {member.email ?? 'a member'} · role <Badge>{member.role}</Badge>
         </p>
+        <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">
+          Notifications {unread > 0 && <Badge tone="brand">{unread} unread</Badge>}
+        </h2>
+        {notifications.length === 0 ? (
+          <EmptyState title="No notifications">Reminders from your care plan appear here.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Your notifications">
+            {notifications.map((n) => (
+              <li key={n.id} className="flex items-start justify-between gap-4 px-4 py-3">
+                <div>
+                  <p className={`text-sm ${n.readAt ? 'text-slate-600' : 'font-semibold text-slate-900'}`}>{n.title}</p>
+                  {n.body && <p className="mt-0.5 text-sm text-slate-600">{n.body}</p>}
+                  <p className="mt-0.5 text-xs text-slate-500">{formatDate(n.createdAt)}</p>
+                </div>
+                {n.readAt ? (
+                  <span className="text-xs text-slate-400">Read</span>
+                ) : (
+                  <form action={markNotificationRead}>
+                    <input type="hidden" name="notificationId" value={n.id} />
+                    <button type="submit" className="whitespace-nowrap text-sm font-medium text-brand-700 hover:underline" aria-label={`Mark “${n.title}” as read`}>
+                      Mark as read
+                    </button>
+                  </form>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
         <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Your records</h2>
         {records.length === 0 ? (
           <EmptyState title="No records to show">Records appear here when your care team shares them with you.</EmptyState>

@@ -6,6 +6,7 @@ import { recordsRouter, recordTypesRouter } from './routers/records';
 import { webhooksRouter } from './routers/webhooks';
 import { identityRouter } from './routers/identity';
 import { careplansRouter, observationCodesRouter, templatesRouter } from './routers/careplans';
+import { activitiesRouter } from './routers/activities';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -18,6 +19,7 @@ export const appRouter = router({
   observationCodes: observationCodesRouter,
   templates: templatesRouter,
   careplans: careplansRouter,
+  activities: activitiesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -272,7 +272,7 @@ export function TemplateEditor({
               group: p.anchor ? p.anchor : 'From the care plan start',
               activateAt: p.activateAt,
               endAt: p.endAt,
-              remindAt: p.remindAt,
+              reminders: p.reminders,
             }))}
             marks={[{ label: 'Start', at: preview.data.start }]}
             now={preview.data.start}

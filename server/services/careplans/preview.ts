@@ -4,8 +4,9 @@ import type { ServiceContext } from '@/server/context';
 import { projectTimeZone } from './careplans';
 import { isCalendarDate, startOfDateIn } from './offsets';
 import { scheduleAction } from './schedule';
+import { reminderSchedule } from '@/server/services/activities/lifecycle';
 
-export type PreviewActivity = { actionKey: string; type: string; display: string; actorType: string; anchor: string; activateAt: string; endAt: string | null; remindAt: string | null };
+export type PreviewActivity = { actionKey: string; type: string; display: string; actorType: string; anchor: string; activateAt: string; endAt: string | null; remindAt: string | null; reminders: string[] };
 
 /**
  * The timeline a template would produce for sample reference dates, before anyone is enrolled: actions
@@ -32,6 +33,7 @@ export async function previewTimeline(
       activateAt: t.activateAt.toISOString(),
       endAt: t.endAt?.toISOString() ?? null,
       remindAt: t.remindAt?.toISOString() ?? null,
+      reminders: reminderSchedule(action.reminders ?? [], t.activateAt, timeZone).map((r) => r.at.toISOString()),
     });
   }
   return { timeZone, start: start.toISOString(), activities };

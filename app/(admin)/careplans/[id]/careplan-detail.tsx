@@ -10,6 +10,14 @@ import { TZDate } from '@date-fns/tz';
 import { useStaff } from '@/app/_components/staff-context';
 import { useTRPC } from '@/app/_trpc/client';
 import { CAREPLAN_TONE } from '../careplans-page';
+import { ActivityList } from './activity-list';
+
+/** When an open activity next changes on its own: its start, its next reminder or its end. */
+function soonestChange(a: { status: string; activateAt: string; endAt: string | null; pendingReminders: string[] }): number {
+  if (a.status === 'proposed') return Math.min(Date.parse(a.activateAt), a.endAt ? Date.parse(a.endAt) : Infinity);
+  if (a.status === 'scheduled') return Math.min(a.pendingReminders[0] ? Date.parse(a.pendingReminders[0]) : Infinity, a.endAt ? Date.parse(a.endAt) : Infinity);
+  return Infinity;
+}
 
 type Parameter = { id: number; inputId: number; observationId: number | null; observation?: { value: string } | null };
 type Input = { id: number; key: string; observationCode?: { display: string } };
@@ -19,7 +27,11 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
   const queryClient = useQueryClient();
   const current = parameter.observation?.value ?? '';
   const [value, setValue] = useState(current);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id: careplanId }) });
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id: careplanId }) }),
+      queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId }) }),
+    ]);
   const save = useMutation(trpc.careplans.patchParameter.mutationOptions({ onSuccess: refresh }));
   const label = input?.observationCode?.display ?? input?.key ?? `Input ${parameter.inputId}`;
   const error = fieldErrorsOf(save.error)['observation.value'] ?? (save.error && !fieldErrorsOf(save.error)['observation.value'] ? save.error.message : undefined);
@@ -78,13 +90,24 @@ export function CareplanDetail({ id }: { id: number }) {
   const { timeZone } = useStaff();
   // Statuses change with time (issue: timed transitions): keep the page live.
   const careplan = useQuery({ ...trpc.careplans.get.queryOptions({ id }), refetchInterval: 5_000 });
+  // Every second while something is about to change (a transition within 2 minutes), else every 5 s.
+  const timeline = useQuery({
+    ...trpc.activities.timeline.queryOptions({ careplanId: id }),
+    refetchInterval: (q) => (q.state.data?.some((a) => soonestChange(a) - Date.now() < 120_000) ? 1_000 : 5_000),
+  });
   const definition = useQuery({
     ...trpc.templates.get.queryOptions({ id: careplan.data?.definitionId ?? 0, version: careplan.data?.version }),
     enabled: Boolean(careplan.data),
   });
   const member = useQuery({ ...trpc.members.get.queryOptions({ id: careplan.data?.subjectId ?? 0 }), enabled: Boolean(careplan.data) });
   const update = useMutation(
-    trpc.careplans.update.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id }) }) }),
+    trpc.careplans.update.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id }) }),
+          queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId: id }) }),
+        ]),
+    }),
   );
 
   if (careplan.isPending) return <Loading label="Loading care plan…" />;
@@ -95,7 +118,8 @@ export function CareplanDetail({ id }: { id: number }) {
   const inputByKey = new Map(inputs.map((i) => [i.key, i]));
   const anchorOf = (actionKey: string | null) => actions.find((a) => a.key === actionKey)?.inputKey;
   const groupName = (inputKey: string | undefined) => (inputKey ? `${inputByKey.get(inputKey)?.observationCode?.display ?? inputKey}` : 'From the care plan start');
-  const items: TimelineItem[] = (c.activities ?? []).map((a) => ({
+  const activities = timeline.data ?? [];
+  const items: TimelineItem[] = activities.map((a) => ({
     id: a.id,
     label: a.display,
     type: a.type,
@@ -103,7 +127,7 @@ export function CareplanDetail({ id }: { id: number }) {
     group: groupName(anchorOf(a.actionKey)),
     activateAt: a.activateAt,
     endAt: a.endAt,
-    remindAt: a.status === 'scheduled' || a.status === 'proposed' ? a.remindAt : null,
+    reminders: a.pendingReminders,
   }));
   const marks = (c.parameters ?? [])
     .filter((p) => p.observation)
@@ -167,12 +191,19 @@ export function CareplanDetail({ id }: { id: number }) {
         )}
       </Card>
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Timeline</h2>
-      {items.length === 0 ? (
+      <ErrorNotice error={timeline.error} onRetry={() => void timeline.refetch()} />
+      {timeline.isPending ? (
+        <Loading label="Loading activities…" />
+      ) : items.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-500">
           No activities yet. Set a reference date to schedule the activities anchored on it.
         </p>
       ) : (
-        <Timeline items={items} marks={marks} now={new Date().toISOString()} timeZone={timeZone} />
+        <>
+          <Timeline items={items} marks={marks} now={new Date(timeline.dataUpdatedAt || Date.now()).toISOString()} timeZone={timeZone} />
+          <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Activities</h2>
+          <ActivityList careplanId={id} activities={activities} editable={ongoing} />
+        </>
       )}
     </>
   );

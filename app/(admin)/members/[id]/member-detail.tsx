@@ -9,6 +9,7 @@ import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { MemberForm } from '../member-form';
+import { MemberNotifications } from './member-notifications';
 
 export function MemberDetail({ id }: { id: number }) {
   const trpc = useTRPC();
@@ -165,6 +166,7 @@ export function MemberDetail({ id }: { id: number }) {
           ))}
         </Table>
       )}
+      <MemberNotifications memberId={id} />
       <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>
       {records.isPending ? (
         <Loading label="Loading records…" />

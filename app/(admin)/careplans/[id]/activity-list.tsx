@@ -1,0 +1,79 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ActivityStatus, relativeTime } from '@/app/_components/activity-status';
+import { Button, ErrorNotice, Table, Td, formatDate } from '@/app/_components/ui';
+import { useTRPC } from '@/app/_trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@/server/trpc/root';
+
+type TimelineActivity = inferRouterOutputs<AppRouter>['activities']['timeline'][number];
+
+function nextStep(a: TimelineActivity): string {
+  if (a.status === 'proposed') return `starts ${relativeTime(a.activateAt)}`;
+  if (a.status === 'scheduled') {
+    const parts = [a.pendingReminders[0] && `reminder ${relativeTime(a.pendingReminders[0])}`, a.endAt && `expires ${relativeTime(a.endAt)}`].filter(Boolean);
+    return parts.length > 0 ? parts.join(' · ') : 'open until completed';
+  }
+  if (a.status === 'completed' && a.completedAt) return `completed ${formatDate(a.completedAt)}`;
+  return '';
+}
+
+/** The care plan's activities as a table: live status, what happens next, and complete/cancel for open ones. */
+export function ActivityList({ careplanId, activities, editable }: { careplanId: number; activities: TimelineActivity[]; editable: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const update = useMutation(
+    trpc.activities.update.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId }) }),
+    }),
+  );
+  return (
+    <>
+      <ErrorNotice error={update.error} />
+      <Table caption="Activities" head={['Activity', 'Status', 'Starts', 'Next', 'Reminders left', '']}>
+        {activities.map((a) => {
+          const open = a.status === 'proposed' || a.status === 'scheduled';
+          return (
+            <tr key={a.id}>
+              <Td>
+                <span className="font-medium text-slate-900">{a.display}</span> <span className="text-xs text-slate-500">{a.type}</span>
+                {a.actorType !== 'subject' && <span className="block text-xs text-slate-500">for the {a.actorType}</span>}
+              </Td>
+              <Td>
+                <ActivityStatus status={a.status} />
+              </Td>
+              <Td className="whitespace-nowrap">{formatDate(a.activateAt)}</Td>
+              <Td className="text-slate-600">{nextStep(a)}</Td>
+              <Td className="tabular-nums">{a.pendingReminders.length}</Td>
+              <Td className="whitespace-nowrap text-right">
+                {open && editable && (
+                  <span className="flex justify-end gap-2">
+                    <Button
+                      variant="secondary"
+                      aria-label={`Complete ${a.display}`}
+                      busy={update.isPending && update.variables?.id === a.id && update.variables.changes.status === 'completed'}
+                      onClick={() => update.mutate({ id: a.id, changes: { status: 'completed' } })}
+                    >
+                      Complete
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      aria-label={`Cancel ${a.display}`}
+                      busy={update.isPending && update.variables?.id === a.id && update.variables.changes.status === 'cancelled'}
+                      onClick={() => {
+                        if (window.confirm(`Cancel “${a.display}”? It will not be scheduled or remind anyone.`)) update.mutate({ id: a.id, changes: { status: 'cancelled' } });
+                      }}
+                    >
+                      Cancel
+                    </Button>
+                  </span>
+                )}
+              </Td>
+            </tr>
+          );
+        })}
+      </Table>
+    </>
+  );
+}
