@@ -127,7 +127,7 @@ describe('activity transitions (CONTRACT 6)', () => {
   it('proposed or scheduled -> expired at endAt; when both are due expiry wins and no scheduled transition runs', async () => {
     const { api, db, projectId, activity, run } = await setup();
     await run(60 * 4); // past activateAt and endAt (activateAt + 2 h)
-    expect((await api.get(`/activity/${activity.id}`)).body).toMatchObject({ status: 'expired', remindAt: expect.any(String) });
+    expect((await api.get(`/activity/${activity.id}`)).body).toMatchObject({ status: 'expired', remindAt: null });
     const names = await eventNames(db, projectId);
     expect(names).toContain('activity_transition_expired');
     expect(names).not.toContain('activity_transition_scheduled');

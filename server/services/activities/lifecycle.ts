@@ -111,7 +111,8 @@ export function applyDefault(a: Lifecycle, t: Transition, timeZone: string): Lif
     const upcoming = reminderSchedule(a.reminders, a.activateAt, timeZone)[reminderIndex];
     next = { ...a, reminderIndex, remindAt: upcoming?.at ?? null, transitionSeq: a.transitionSeq + 1 };
   } else {
-    next = { ...a, status: t.kind, transitionSeq: a.transitionSeq + 1 };
+    // An expired activity has no reminder left to send: remindAt is null "when none".
+    next = { ...a, status: t.kind, remindAt: t.kind === 'expired' ? null : a.remindAt, transitionSeq: a.transitionSeq + 1 };
   }
   return pickChange({ ...a, ...next });
 }
