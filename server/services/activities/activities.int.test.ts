@@ -6,6 +6,7 @@ import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, newProject } from '@/server/testing/api';
 import { startReceiver, type Received } from '@/server/testing/receiver';
+import { loadMemberHome, markOwnNotificationRead } from '@/server/services/members/member-home';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -339,3 +340,28 @@ describe('notifications (CONTRACT 6)', () => {
     expect((await api.patch(`/notification/${mine[0].id}`, { read: false })).body.readAt).toBeNull();
   });
 });
+
+describe('member inbox (/me)', () => {
+  it('shows the member their notifications, not suppressed ones, and lets them mark their own read', async () => {
+    const { api, member, run, careplan } = await setup();
+    const nurse = await api.post('/activity', {
+      careplanId: careplan.id,
+      type: 'visit',
+      display: 'Home visit',
+      actorType: 'nurse',
+      activateAt: (await api.get('/activity', { careplanId: careplan.id })).body[0].activateAt,
+      reminders: [{ offset: 10, offsetUnit: 'min' }],
+    });
+    expect(nurse.status).toBe(201);
+    await run(60);
+    await run(70);
+    const home = await loadMemberHome(member.id);
+    expect(home!.notifications.map((n) => [n.title, n.status])).toEqual([['call: Phone check-in', 'sent']]);
+    const other = (await api.post('/member', { name: 'Sam' })).body;
+    await expect(markOwnNotificationRead(other.id, home!.notifications[0]!.id)).rejects.toThrow('Notification not found');
+    expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toBeNull();
+    await markOwnNotificationRead(member.id, home!.notifications[0]!.id);
+    expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toEqual(expect.any(String));
+  });
+});
+
