@@ -119,6 +119,9 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
   to += pad;
   const x = (iso: string) => ((Date.parse(iso) - from) / (to - from)) * 100;
   const groups = [...new Set(items.map((i) => i.group))];
+  // Labels hang beside their line; a reference date right next to "now" takes the other side.
+  const nowOnRight = x(now) > 70;
+  const labelOnRight = (m: { at: string; kind: 'ref' | 'now' }) => (m.kind === 'ref' && Math.abs(x(m.at) - x(now)) < 6 ? !nowOnRight : x(m.at) > 70);
   const axis = ticks(from, to, timeZone);
 
   return (
@@ -184,7 +187,7 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
               style={{ left: `${x(m.at)}%` }}
             >
               <span
-                className={`absolute -bottom-5 whitespace-nowrap rounded px-1 text-[10px] font-medium ${x(m.at) > 70 ? 'right-1' : 'left-1'} ${m.kind === 'now' ? 'bg-red-50 text-red-700' : 'bg-violet-50 text-violet-700'}`}
+                className={`absolute -bottom-5 whitespace-nowrap rounded px-1 text-[10px] font-medium ${labelOnRight(m) ? 'right-1' : 'left-1'} ${m.kind === 'now' ? 'bg-red-50 text-red-700' : 'bg-violet-50 text-violet-700'}`}
               >
                 {m.label}
               </span>

@@ -16,7 +16,8 @@ function nextStep(a: TimelineActivity): string {
     return parts.length > 0 ? parts.join(' · ') : 'open until completed';
   }
   if (a.status === 'completed' && a.completedAt) return `completed ${formatDate(a.completedAt)}`;
-  return '';
+  if (a.status === 'expired') return a.endAt ? `expired ${relativeTime(a.endAt)}, not completed` : 'expired, not completed';
+  return `cancelled ${relativeTime(a.updatedAt)}`;
 }
 
 /** The care plan's activities as a table: live status, what happens next, and complete/cancel for open ones. */
