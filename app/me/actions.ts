@@ -2,12 +2,20 @@
 
 import { revalidatePath } from 'next/cache';
 import { currentMemberId } from '@/server/auth/next-auth';
-import { markOwnNotificationRead } from '@/server/services/members/member-home';
+import { completeOwnActivity, markOwnNotificationRead } from '@/server/services/members/member-home';
 
 export async function markNotificationRead(formData: FormData): Promise<void> {
   const memberId = await currentMemberId();
   const id = Number(formData.get('notificationId'));
   if (!memberId || !Number.isInteger(id) || id <= 0) return;
   await markOwnNotificationRead(memberId, id);
+  revalidatePath('/me');
+}
+
+export async function markActivityDone(formData: FormData): Promise<void> {
+  const memberId = await currentMemberId();
+  const id = Number(formData.get('activityId'));
+  if (!memberId || !Number.isInteger(id) || id <= 0) return;
+  await completeOwnActivity(memberId, id);
   revalidatePath('/me');
 }

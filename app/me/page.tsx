@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { logout } from '@/app/(auth)/login/actions';
-import { markNotificationRead } from './actions';
+import { markActivityDone, markNotificationRead } from './actions';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
 import { currentMemberId, currentUserId } from '@/server/auth/next-auth';
 import { loadMemberHome } from '@/server/services/members/member-home';
@@ -14,7 +14,7 @@ export default async function MemberHomePage() {
   if (!memberId) redirect((await currentUserId()) ? '/' : '/login');
   const home = await loadMemberHome(memberId);
   if (!home) redirect('/login');
-  const { member, projectName, records, notifications } = home;
+  const { member, projectName, records, notifications, activities } = home;
   const unread = notifications.filter((n) => !n.readAt).length;
   return (
     <div className="min-h-screen">
@@ -38,6 +38,30 @@ export default async function MemberHomePage() {
         <p className="mt-1 text-sm text-slate-600">
           Signed in as {member.email ?? 'a member'} · role <Badge>{member.role}</Badge>
         </p>
+        <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">To do</h2>
+        {activities.length === 0 ? (
+          <EmptyState title="Nothing to do right now">Activities from your care plan appear here when they start.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Your activities">
+            {activities.map((a) => (
+              <li key={a.id} className="flex items-start justify-between gap-4 px-4 py-3">
+                <div>
+                  <p className="text-sm font-semibold text-slate-900">{a.display}</p>
+                  <p className="mt-0.5 text-xs text-slate-500">
+                    {a.type} · since {formatDate(a.activateAt)}
+                    {a.endAt && ` · until ${formatDate(a.endAt)}`}
+                  </p>
+                </div>
+                <form action={markActivityDone}>
+                  <input type="hidden" name="activityId" value={a.id} />
+                  <button type="submit" className="whitespace-nowrap rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700" aria-label={`Mark “${a.display}” as done`}>
+                    Mark as done
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
         <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">
           Notifications {unread > 0 && <Badge tone="brand">{unread} unread</Badge>}
         </h2>

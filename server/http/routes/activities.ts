@@ -13,6 +13,7 @@ export const activityRoutes = [
     path: '/activity',
     tag: 'Activities',
     summary: 'List activities',
+    description: 'A member token sees only the member\u2019s own activities.',
     query: listActivitiesQuery,
     paginated: true,
     response: z.array(activitySchema),
@@ -38,7 +39,7 @@ export const activityRoutes = [
     tag: 'Activities',
     summary: 'Complete, cancel or reschedule an activity',
     description:
-      'Only proposed and scheduled activities change (409 otherwise). Changing `activateAt` moves the pending reminder with it unless `remindAt` is given; the next due transition follows the new timestamps. Emits `activity_update`.',
+      'Only proposed and scheduled activities change (409 otherwise). A member token may only send `{status: "completed"}` for its own activities whose actorType is subject. Changing `activateAt` moves the pending reminder with it unless `remindAt` is given; the next due transition follows the new timestamps. Emits `activity_update`.',
     params: idParams,
     body: updateActivityInput,
     response: activitySchema,

@@ -6,7 +6,7 @@ import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, newProject } from '@/server/testing/api';
 import { startReceiver, type Received } from '@/server/testing/receiver';
-import { loadMemberHome, markOwnNotificationRead } from '@/server/services/members/member-home';
+import { completeOwnActivity, loadMemberHome, markOwnNotificationRead } from '@/server/services/members/member-home';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -312,7 +312,7 @@ describe('activities API (CONTRACT 6)', () => {
 });
 
 describe('notifications (CONTRACT 6)', () => {
-  it('lists with filters, marks read, and a member token sees only its own', async () => {
+  it('lists with filters, marks read, and a member token sees only its own (activities too)', async () => {
     const { api, member, activity, run, careplan } = await setup();
     const other = (await api.post('/member', { name: 'Sam' })).body;
     const otherPlan = (await api.post('/careplan', { definitionId: careplan.definitionId, subjectId: other.id })).body;
@@ -336,13 +336,20 @@ describe('notifications (CONTRACT 6)', () => {
     expect((await asMember.patch(`/notification/${mine[0].id}`, { read: true })).body.readAt).toBe(read.body.readAt);
     expect((await asMember.patch(`/notification/${mine[0].id}`, { status: 'sent' })).status).toBe(403);
     expect((await asMember.patch(`/notification/${mine[0].id}`, { read: 'yes' })).status).toBe(400);
-    expect((await asMember.get('/activity')).status).toBe(403);
+    // activities: a member token sees and completes only its own
+    expect((await asMember.get('/activity')).body.map((a: any) => a.id)).toEqual([activity.id]);
+    expect((await asMember.get(`/activity/${otherPlan.activities[0].id}`)).status).toBe(404);
+    expect((await asMember.patch(`/activity/${otherPlan.activities[0].id}`, { status: 'completed' })).status).toBe(404);
+    expect((await asMember.patch(`/activity/${activity.id}`, { status: 'cancelled' })).status).toBe(403);
+    expect((await asMember.patch(`/activity/${activity.id}`, { status: 'completed', display: 'Done' })).status).toBe(403);
+    expect((await asMember.patch(`/activity/${activity.id}`, { status: 'completed' })).body).toMatchObject({ status: 'completed', completedAt: expect.any(String) });
+    expect((await asMember.post('/activity', { careplanId: careplan.id, type: 't', display: 'x', activateAt: '2030-01-02T00:00:00Z' })).status).toBe(403);
     expect((await api.patch(`/notification/${mine[0].id}`, { read: false })).body.readAt).toBeNull();
   });
 });
 
 describe('member inbox (/me)', () => {
-  it('shows the member their notifications, not suppressed ones, and lets them mark their own read', async () => {
+  it('shows the member their notifications (not suppressed ones) and to-dos; they mark their own read or done', async () => {
     const { api, member, run, careplan } = await setup();
     const nurse = await api.post('/activity', {
       careplanId: careplan.id,
@@ -362,6 +369,11 @@ describe('member inbox (/me)', () => {
     expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toBeNull();
     await markOwnNotificationRead(member.id, home!.notifications[0]!.id);
     expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toEqual(expect.any(String));
+    // their to-do list: scheduled activities that are theirs to do, not the nurse's
+    expect(home!.activities.map((a) => a.display)).toEqual(['Phone check-in']);
+    await expect(completeOwnActivity(member.id, nurse.body.id)).rejects.toThrow('only mark their own activities completed');
+    await completeOwnActivity(member.id, home!.activities[0]!.id);
+    expect((await loadMemberHome(member.id))!.activities).toEqual([]);
   });
 });
 

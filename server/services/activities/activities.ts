@@ -2,7 +2,7 @@ import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { activities, careplans, projects } from '@/db/schema';
 import { requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
-import { conflict, invalidField, notFound } from '@/server/errors';
+import { AppError, conflict, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import type { Page } from '@/server/http/define-route';
 import { requireCareManager, toActivityDto } from '@/server/services/careplans/careplans';
@@ -18,8 +18,7 @@ export async function listActivities(
   query: { careplanId?: number; subjectId?: number; status?: ActivityDto['status'] },
   page?: Page,
 ): Promise<ActivityDto[]> {
-  requireReadEverything(ctx);
-  const where: SQL[] = [eq(activities.projectId, ctx.projectId), gt(activities.id, afterId(page))];
+  const where: SQL[] = [visibleTo(ctx), gt(activities.id, afterId(page))];
   if (query.careplanId) where.push(eq(activities.careplanId, query.careplanId));
   if (query.subjectId) where.push(eq(activities.subjectId, query.subjectId));
   if (query.status) where.push(eq(activities.status, query.status));
@@ -27,18 +26,31 @@ export async function listActivities(
   return rows.map(toActivityDto);
 }
 
+/** Staff and integrations see the project's activities; a member token only the member's own. */
+function visibleTo(ctx: ServiceContext): SQL {
+  if (ctx.actor.kind === 'member') return and(eq(activities.projectId, ctx.projectId), eq(activities.subjectId, ctx.actor.memberId))!;
+  requireReadEverything(ctx);
+  return eq(activities.projectId, ctx.projectId);
+}
+
+/** A member may mark their own activity done, when it is theirs to do (actorType subject). */
+function requireMayUpdate(ctx: ServiceContext, row: ActivityRow, input: UpdateActivityInput) {
+  if (ctx.actor.kind !== 'member') return requireCareManager(ctx);
+  const onlyCompletes = Object.keys(input).length === 1 && input.status === 'completed';
+  if (!onlyCompletes || row.actorType !== 'subject') throw new AppError('forbidden', 'A member may only mark their own activities completed');
+}
+
 async function findActivity(ctx: ServiceContext, id: number): Promise<{ row: ActivityRow; timeZone: string }> {
   const [found] = await ctx.db
     .select({ row: activities, timeZone: projects.timeZone })
     .from(activities)
     .innerJoin(projects, eq(projects.id, activities.projectId))
-    .where(and(eq(activities.id, id), eq(activities.projectId, ctx.projectId)));
+    .where(and(eq(activities.id, id), visibleTo(ctx)));
   if (!found) throw notFound('Activity');
   return found;
 }
 
 export async function getActivity(ctx: ServiceContext, id: number): Promise<ActivityDto> {
-  requireReadEverything(ctx);
   return toActivityDto((await findActivity(ctx, id)).row);
 }
 
@@ -90,8 +102,9 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
  * Expired, completed and cancelled activities are final (409).
  */
 export async function updateActivity(ctx: ServiceContext, id: number, input: UpdateActivityInput): Promise<ActivityDto> {
-  requireCareManager(ctx);
+  if (ctx.actor.kind !== 'member') requireCareManager(ctx);
   const { row: current, timeZone } = await findActivity(ctx, id);
+  requireMayUpdate(ctx, current, input);
   const changesSchedule = input.status !== undefined || input.activateAt !== undefined || input.endAt !== undefined || input.remindAt !== undefined;
   if (changesSchedule && !isOpen(current.status)) throw conflict(`The activity is ${current.status}; only proposed or scheduled activities change`, 'status');
   const activateAt = input.activateAt ? new Date(input.activateAt) : current.activateAt;

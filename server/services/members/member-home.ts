@@ -3,6 +3,7 @@ import { getDb } from '@/db/client';
 import { members, projects } from '@/db/schema';
 import { createContext } from '@/server/context';
 import { listRecords } from '@/server/services/records/records';
+import { listActivities, updateActivity } from '@/server/services/activities/activities';
 import { recentNotifications, updateNotification } from '@/server/services/activities/notifications';
 import { toMemberDto } from './members';
 
@@ -16,10 +17,15 @@ export async function loadMemberHome(memberId: number) {
     .where(eq(members.id, memberId));
   if (!row) return undefined;
   const ctx = createContext(db, row.member.projectId, { kind: 'member', memberId, role: row.member.role });
-  const [records, notifications] = await Promise.all([listRecords(ctx, {}, { limit: 500, afterId: 0 }), recentNotifications(ctx, memberId, 20)]);
-  // Notifications meant for the care team (suppressed) are not the member's to read.
+  const [records, notifications, scheduled] = await Promise.all([
+    listRecords(ctx, {}, { limit: 500, afterId: 0 }),
+    recentNotifications(ctx, memberId, 20),
+    listActivities(ctx, { status: 'scheduled' }, { limit: 100, afterId: 0 }),
+  ]);
+  // Notifications meant for the care team (suppressed) are not the member's to read, nor their tasks.
   const inbox = notifications.filter((n) => n.status !== 'suppressed');
-  return { member: toMemberDto(row.member), projectName: row.projectName, records: records.slice(0, 500), notifications: inbox };
+  const todo = scheduled.filter((a) => a.actorType === 'subject').sort((a, b) => a.activateAt.localeCompare(b.activateAt));
+  return { member: toMemberDto(row.member), projectName: row.projectName, records: records.slice(0, 500), notifications: inbox, activities: todo };
 }
 
 /** A signed-in member marks one of their notifications read. */
@@ -28,4 +34,12 @@ export async function markOwnNotificationRead(memberId: number, notificationId: 
   const [row] = await db.select({ projectId: members.projectId, role: members.role }).from(members).where(eq(members.id, memberId));
   if (!row) return;
   await updateNotification(createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), notificationId, { read: true });
+}
+
+/** A signed-in member marks one of their own scheduled activities done. */
+export async function completeOwnActivity(memberId: number, activityId: number) {
+  const db = await getDb();
+  const [row] = await db.select({ projectId: members.projectId, role: members.role }).from(members).where(eq(members.id, memberId));
+  if (!row) return;
+  await updateActivity(createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), activityId, { status: 'completed' });
 }
