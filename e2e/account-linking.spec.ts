@@ -41,6 +41,13 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
   await api('post', '/record-type', { type, permissions: { user: { read: true } } });
   await api('post', `/record/${type}`, { memberId: member.id, fields: { favourite: `tea-${tag}` } });
   await api('post', `/record/${type}`, { memberId: other.id, fields: { favourite: `coffee-${tag}` } });
+  // A care plan whose activity starts at once, with a reminder: the member's to-do list and inbox.
+  const plan = await api('post', '/careplan-definition', {
+    slug: `${tag}-plan`,
+    title: 'Daily check',
+    actions: [{ key: 'mood', type: 'task', display: `Log your mood ${tag}`, start: { offset: 0, offsetUnit: 's' }, reminders: [{ offset: 0, offsetUnit: 's', body: 'Two minutes, today' }] }],
+  });
+  expect((await api('post', '/careplan', { definitionId: plan.body.id, subjectId: member.id })).status).toBe(201);
   const display = `Sign in with ${tag}`;
   const idp = await api('post', '/identity-provider', { display, issuer, clientId: 'carebase-e2e', clientSecret: 'e2e-client-secret' });
   expect(idp.status).toBe(201);
@@ -73,7 +80,20 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
     const records = page.getByRole('list', { name: 'Your records' });
     await expect(records).toContainText(`tea-${tag}`);
     await expect(records).not.toContainText(`coffee-${tag}`);
+    // The scheduler makes the activity current within a second or two; the page shows it once it has.
+    const todo = page.getByRole('list', { name: 'Your activities' });
+    await expect(async () => {
+      await page.reload();
+      await expect(todo).toContainText(`Log your mood ${tag}`, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
+    const inbox = page.getByRole('list', { name: 'Your notifications' });
+    await expect(inbox).toContainText(`task: Log your mood ${tag}`);
+    await expect(inbox).toContainText('Two minutes, today');
     await snap(page, 'member-home');
+    await page.getByRole('button', { name: `Mark “task: Log your mood ${tag}” as read` }).click();
+    await expect(inbox.getByText('Read', { exact: true })).toBeVisible();
+    await page.getByRole('button', { name: `Mark “Log your mood ${tag}” as done` }).click();
+    await expect(page.getByText('Nothing to do right now')).toBeVisible();
     // Members have no business in the admin area.
     await page.goto('/members');
     await expect(page).toHaveURL(/\/me$/);
