@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { attemptDue, type DueDelivery } from '@/server/jobs/attempt-delivery';
 import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
 import { OutcomeBatcher } from './outcome-batcher';
+import { WakeableSleep } from './wakeable-sleep';
 
 export const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 1_000;
@@ -14,7 +15,7 @@ const IDLE_POLL_MS = 1_000;
 export class EmbeddedExecutor {
   private running = false;
   private inFlight = 0;
-  private wakeUp: (() => void) | undefined;
+  private readonly nap = new WakeableSleep();
   private loopDone: Promise<void> | undefined;
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly outcomes = new OutcomeBatcher(getDb);
@@ -28,7 +29,7 @@ export class EmbeddedExecutor {
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.nap.wake();
   }
 
   async stop(): Promise<void> {
@@ -54,8 +55,8 @@ export class EmbeddedExecutor {
         }
         for (const d of claimed) this.run(d);
       }
-      if (claimed.length > 0 && claimed.length === free) await this.sleep(0);
-      else await this.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
+      if (claimed.length > 0 && claimed.length === free) await this.nap.sleep(0);
+      else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
     }
   }
 
@@ -70,19 +71,5 @@ export class EmbeddedExecutor {
         this.wake();
       });
     this.tasks.add(task);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
   }
 }

@@ -1,7 +1,8 @@
-import { and, asc, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, isNotNull } from 'drizzle-orm';
 import { getDb, type Db } from '@/db/client';
 import { activities } from '@/db/schema';
-import { claimAndApplyDue, runLeasedTransition, type LeasedTransition } from '@/server/jobs/run-transitions';
+import { claimAndApplyDue, runLeasedTransition, unleasedAt, type LeasedTransition } from '@/server/jobs/run-transitions';
+import { WakeableSleep } from './wakeable-sleep';
 
 const MAX_IDLE_MS = 1_000;
 const MIN_IDLE_MS = 20;
@@ -28,7 +29,7 @@ type Options = {
 export class TransitionScheduler {
   private running = false;
   private loopDone: Promise<void> | undefined;
-  private wakeUp: (() => void) | undefined;
+  private readonly nap = new WakeableSleep();
   private readonly queue: LeasedTransition[] = [];
   private readonly tasks = new Set<Promise<unknown>>();
 
@@ -45,7 +46,7 @@ export class TransitionScheduler {
   }
 
   wake(): void {
-    this.wakeUp?.();
+    this.nap.wake();
   }
 
   async stop(): Promise<void> {
@@ -67,12 +68,12 @@ export class TransitionScheduler {
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
         this.drainQueue(db);
-        if (claimed === 0) await this.sleep(await this.idleMs(db));
+        if (claimed === 0) await this.nap.sleep(await this.idleMs(db));
         // Only synchronous transitions are due and every slot is busy: wait for one to finish.
-        else if (batch.applied === 0 && batch.leased.length === 0) await this.sleep(MAX_IDLE_MS);
+        else if (batch.applied === 0 && batch.leased.length === 0) await this.nap.sleep(MAX_IDLE_MS);
       } catch (e) {
         console.error('[scheduler] a pass failed', e);
-        await this.sleep(MAX_IDLE_MS);
+        await this.nap.sleep(MAX_IDLE_MS);
       }
     }
   }
@@ -83,7 +84,7 @@ export class TransitionScheduler {
     const [next] = await db
       .select({ at: activities.nextDueAt })
       .from(activities)
-      .where(and(isNotNull(activities.nextDueAt), or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))))
+      .where(and(isNotNull(activities.nextDueAt), unleasedAt(now)))
       .orderBy(asc(activities.nextDueAt))
       .limit(1);
     if (!next?.at) return MAX_IDLE_MS;
@@ -110,17 +111,4 @@ export class TransitionScheduler {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
-  }
 }

@@ -14,6 +14,11 @@ type NotificationRow = typeof notifications.$inferSelect;
 const SYSTEM = { kind: 'system', role: 'admin' } as const;
 export const TRANSITION_LEASE_MS = 60_000;
 
+/** Rows nobody holds a lease on at `now` (a lease marks a transition running outside a transaction). */
+export const unleasedAt = (now: Date) => or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))!;
+/** Activities with a transition due at `now` that nobody is running. */
+const claimableAt = (now: Date) => and(lte(activities.nextDueAt, now), unleasedAt(now))!;
+
 /** A transition whose event has a `before` or `handle` webhook: it runs on its own, outside the batch. */
 export type LeasedTransition = { row: ActivityRow; timeZone: string; transition: Transition; now: Date };
 export type BatchOutcome = { claimed: number; applied: number; leased: LeasedTransition[]; dueTimes: Date[] };
@@ -39,7 +44,7 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
   const { now } = opts;
   const sys = createContext(db, 0, SYSTEM, () => now);
   return withTransaction(sys, async (tx) => {
-    const filters: SQL[] = [lte(activities.nextDueAt, now), or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))!];
+    const filters: SQL[] = [claimableAt(now)];
     if (opts.projectId) filters.push(eq(activities.projectId, opts.projectId));
     if (opts.activityIds) filters.push(inArray(activities.id, opts.activityIds));
     const claimed = await tx.db
@@ -217,7 +222,7 @@ export async function runLeasedTransition(db: Db, { row, timeZone, transition: t
   }
 }
 
-/** Runs everything due now, leased transitions inline: tests, the CLI and the Inngest function. */
+/** Runs everything due now, leased transitions inline: the Inngest function and tests that move the clock. */
 export async function runDueTransitions(db: Db, opts: Options) {
   let applied = 0;
   const results: Awaited<ReturnType<typeof runLeasedTransition>>[] = [];
@@ -239,7 +244,7 @@ export async function findDueActivities(db: Db, now: Date, limit: number) {
   const rows = await db
     .select({ id: activities.id, projectId: activities.projectId, seq: activities.transitionSeq, at: activities.nextDueAt, failures: activities.failures })
     .from(activities)
-    .where(and(lte(activities.nextDueAt, now), or(isNull(activities.leaseUntil), lt(activities.leaseUntil, now))))
+    .where(claimableAt(now))
     .orderBy(activities.nextDueAt)
     .limit(limit);
   return rows.map((r) => ({ activityId: r.id, projectId: r.projectId, dedupeKey: `activity-${r.id}-${r.seq}-${r.at!.getTime()}-${r.failures}` }));

@@ -8,7 +8,7 @@ import type { Page } from '@/server/http/define-route';
 import { requireCareManager, toActivityDto } from '@/server/services/careplans/careplans';
 import type { ActivityDto } from '@/server/services/careplans/schemas';
 import { afterId, pageLimit } from '@/server/services/shared';
-import { isOpen, nextDueAt, pendingReminderAt, reminderSchedule } from './lifecycle';
+import { initialSchedule, isOpen, nextDueAt, pendingReminderAt } from './lifecycle';
 import type { CreateActivityInput, UpdateActivityInput } from './schemas';
 
 type ActivityRow = typeof activities.$inferSelect;
@@ -34,8 +34,8 @@ function visibleTo(ctx: ServiceContext): SQL {
 }
 
 /** A member may mark their own activity done, when it is theirs to do (actorType subject). */
-function requireMayUpdate(ctx: ServiceContext, row: ActivityRow, input: UpdateActivityInput) {
-  if (ctx.actor.kind !== 'member') return requireCareManager(ctx);
+function requireMemberMayUpdate(ctx: ServiceContext, row: ActivityRow, input: UpdateActivityInput) {
+  if (ctx.actor.kind !== 'member') return;
   const onlyCompletes = Object.keys(input).length === 1 && input.status === 'completed';
   if (!onlyCompletes || row.actorType !== 'subject') throw new AppError('forbidden', 'A member may only mark their own activities completed');
 }
@@ -71,7 +71,7 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
   const activateAt = new Date(input.activateAt);
   const endAt = input.endAt ? new Date(input.endAt) : null;
   requireEndNotBefore(activateAt, endAt);
-  const remindAt = reminderSchedule(input.reminders, activateAt, found.timeZone)[0]?.at ?? null;
+  const { remindAt, nextDueAt: firstDue } = initialSchedule(activateAt, endAt, input.reminders, found.timeZone);
   return emit(ctx, 'activity_create', { ...input }, async (tx) => {
     const [row] = await tx.db
       .insert(activities)
@@ -86,7 +86,7 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
         endAt,
         remindAt,
         reminders: input.reminders,
-        nextDueAt: nextDueAt({ status: 'proposed', activateAt, endAt, remindAt, handledTransitions: [] }),
+        nextDueAt: firstDue,
         createdAt: ctx.clock(),
         updatedAt: ctx.clock(),
       })
@@ -104,7 +104,7 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
 export async function updateActivity(ctx: ServiceContext, id: number, input: UpdateActivityInput): Promise<ActivityDto> {
   if (ctx.actor.kind !== 'member') requireCareManager(ctx);
   const { row: current, timeZone } = await findActivity(ctx, id);
-  requireMayUpdate(ctx, current, input);
+  requireMemberMayUpdate(ctx, current, input);
   const changesSchedule = input.status !== undefined || input.activateAt !== undefined || input.endAt !== undefined || input.remindAt !== undefined;
   if (changesSchedule && !isOpen(current.status)) throw conflict(`The activity is ${current.status}; only proposed or scheduled activities change`, 'status');
   const activateAt = input.activateAt ? new Date(input.activateAt) : current.activateAt;

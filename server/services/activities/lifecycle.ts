@@ -140,3 +140,9 @@ export function pendingReminderAt(a: Pick<Lifecycle, 'reminders' | 'reminderInde
   if (!isOpen(a.status)) return null;
   return reminderSchedule(a.reminders, activateAt, timeZone)[a.reminderIndex]?.at ?? null;
 }
+
+/** A new (proposed) activity's first reminder and first due transition. */
+export function initialSchedule(activateAt: Date, endAt: Date | null, reminders: ActionReminder[], timeZone: string) {
+  const remindAt = reminderSchedule(reminders, activateAt, timeZone)[0]?.at ?? null;
+  return { remindAt, nextDueAt: nextDueAt({ status: 'proposed', activateAt, endAt, remindAt, handledTransitions: [] })! };
+}

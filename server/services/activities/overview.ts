@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { activities, careplans, members, projects } from '@/db/schema';
 import { requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
@@ -47,7 +47,7 @@ export async function careplanTimeline(ctx: ServiceContext, careplanId: number) 
   const rows = await ctx.db
     .select()
     .from(activities)
-    .where(and(inArray(activities.careplanId, [careplanId]), eq(activities.projectId, ctx.projectId)))
+    .where(and(eq(activities.careplanId, careplanId), eq(activities.projectId, ctx.projectId)))
     .orderBy(asc(activities.activateAt), asc(activities.id));
   return rows.map((a) => {
     const upcoming = isOpen(a.status) ? reminderSchedule(a.reminders, a.activateAt, project?.timeZone ?? 'UTC').slice(a.reminderIndex + 1).map((r) => iso(r.at)) : [];
