@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { listActivities } from '@/server/services/activities/activities';
 import { createCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, getDefinition, listDefinitions, listDefinitionVersions, updateDefinition } from '@/server/services/careplans/definitions';
 import { createObservationCode, listObservationCodes, updateObservationCode } from '@/server/services/careplans/observations';
@@ -51,7 +50,8 @@ export const careplansRouter = router({
     .query(({ ctx, input }) => listCareplans(ctx.svc, input, { limit: input.limit, afterId: input.afterId })),
   get: staffProcedure
     .input(z.object({ id: z.number().int() }))
-    .query(({ ctx, input }) => getCareplan(ctx.svc, input.id, { parameters: true, observation: true, activities: true })),
+    // Activities come from activities.timeline (with pending reminders), refreshed on their own clock.
+    .query(({ ctx, input }) => getCareplan(ctx.svc, input.id, { parameters: true, observation: true, activities: false })),
   create: staffProcedure.input(createCareplanInput).mutation(({ ctx, input }) => createCareplan(ctx.svc, input)),
   update: staffProcedure
     .input(z.object({ id: z.number().int(), changes: updateCareplanInput }))
@@ -60,7 +60,4 @@ export const careplansRouter = router({
   patchParameter: staffProcedure
     .input(z.object({ id: z.number().int(), changes: patchParameterInput }))
     .mutation(({ ctx, input }) => patchParameter(ctx.svc, input.id, input.changes)),
-  activities: staffProcedure
-    .input(z.object({ careplanId: z.number().int() }))
-    .query(({ ctx, input }) => listActivities(ctx.svc, { careplanId: input.careplanId }, { limit: 1000, afterId: 0 })),
 });
