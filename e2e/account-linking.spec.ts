@@ -81,10 +81,10 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
     await expect(records).toContainText(`tea-${tag}`);
     await expect(records).not.toContainText(`coffee-${tag}`);
     // The scheduler makes the activity current within a second or two; the page shows it once it has.
-    const todo = page.getByRole('list', { name: 'Your activities' });
+    const tasks = page.getByRole('list', { name: 'Your activities' });
     await expect(async () => {
       await page.reload();
-      await expect(todo).toContainText(`Log your mood ${tag}`, { timeout: 1_000 });
+      await expect(tasks).toContainText(`Log your mood ${tag}`, { timeout: 1_000 });
     }).toPass({ timeout: 15_000 });
     const inbox = page.getByRole('list', { name: 'Your notifications' });
     await expect(inbox).toContainText(`task: Log your mood ${tag}`);

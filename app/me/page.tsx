@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
 import { logout } from '@/app/(auth)/login/actions';
 import { markActivityDone, markNotificationRead } from './actions';
+import { ListRow, RowAction } from './row-action';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
 import { currentMemberId, currentUserId } from '@/server/auth/next-auth';
 import { loadMemberHome } from '@/server/services/members/member-home';
@@ -44,21 +45,13 @@ export default async function MemberHomePage() {
         ) : (
           <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Your activities">
             {activities.map((a) => (
-              <li key={a.id} className="flex items-start justify-between gap-4 px-4 py-3">
-                <div>
-                  <p className="text-sm font-semibold text-slate-900">{a.display}</p>
-                  <p className="mt-0.5 text-xs text-slate-500">
-                    {a.type} · since {formatDate(a.activateAt)}
-                    {a.endAt && ` · until ${formatDate(a.endAt)}`}
-                  </p>
-                </div>
-                <form action={markActivityDone}>
-                  <input type="hidden" name="activityId" value={a.id} />
-                  <button type="submit" className="whitespace-nowrap rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700" aria-label={`Mark “${a.display}” as done`}>
-                    Mark as done
-                  </button>
-                </form>
-              </li>
+              <ListRow key={a.id} action={<RowAction action={markActivityDone} id={a.id} label={`Mark “${a.display}” as done`} text="Mark as done" primary />}>
+                <p className="text-sm font-semibold text-slate-900">{a.display}</p>
+                <p className="mt-0.5 text-xs text-slate-500">
+                  {a.type} · since {formatDate(a.activateAt)}
+                  {a.endAt && ` · until ${formatDate(a.endAt)}`}
+                </p>
+              </ListRow>
             ))}
           </ul>
         )}
@@ -70,23 +63,16 @@ export default async function MemberHomePage() {
         ) : (
           <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Your notifications">
             {notifications.map((n) => (
-              <li key={n.id} className="flex items-start justify-between gap-4 px-4 py-3">
-                <div>
-                  <p className={`text-sm ${n.readAt ? 'text-slate-600' : 'font-semibold text-slate-900'}`}>{n.title}</p>
-                  {n.body && <p className="mt-0.5 text-sm text-slate-600">{n.body}</p>}
-                  <p className="mt-0.5 text-xs text-slate-500">{formatDate(n.createdAt)}</p>
-                </div>
-                {n.readAt ? (
-                  <span className="text-xs text-slate-400">Read</span>
-                ) : (
-                  <form action={markNotificationRead}>
-                    <input type="hidden" name="notificationId" value={n.id} />
-                    <button type="submit" className="whitespace-nowrap text-sm font-medium text-brand-700 hover:underline" aria-label={`Mark “${n.title}” as read`}>
-                      Mark as read
-                    </button>
-                  </form>
-                )}
-              </li>
+              <ListRow
+                key={n.id}
+                action={
+                  n.readAt ? <span className="text-xs text-slate-400">Read</span> : <RowAction action={markNotificationRead} id={n.id} label={`Mark “${n.title}” as read`} text="Mark as read" />
+                }
+              >
+                <p className={`text-sm ${n.readAt ? 'text-slate-600' : 'font-semibold text-slate-900'}`}>{n.title}</p>
+                {n.body && <p className="mt-0.5 text-sm text-slate-600">{n.body}</p>}
+                <p className="mt-0.5 text-xs text-slate-500">{formatDate(n.createdAt)}</p>
+              </ListRow>
             ))}
           </ul>
         )}

@@ -7,7 +7,10 @@ import { listActivities, updateActivity } from '@/server/services/activities/act
 import { recentNotifications, updateNotification } from '@/server/services/activities/notifications';
 import { toMemberDto } from './members';
 
-/** What a signed-in member sees of their own: their profile and the records their role may read. */
+/**
+ * What a signed-in member sees of their own: their profile, the records their role may read, their
+ * notifications and the scheduled activities that are theirs to do.
+ */
 export async function loadMemberHome(memberId: number) {
   const db = await getDb();
   const [row] = await db
@@ -24,22 +27,25 @@ export async function loadMemberHome(memberId: number) {
   ]);
   // Notifications meant for the care team (suppressed) are not the member's to read, nor their tasks.
   const inbox = notifications.filter((n) => n.status !== 'suppressed');
-  const todo = scheduled.filter((a) => a.actorType === 'subject').sort((a, b) => a.activateAt.localeCompare(b.activateAt));
-  return { member: toMemberDto(row.member), projectName: row.projectName, records: records.slice(0, 500), notifications: inbox, activities: todo };
+  const tasks = scheduled.filter((a) => a.actorType === 'subject').sort((a, b) => a.activateAt.localeCompare(b.activateAt));
+  return { member: toMemberDto(row.member), projectName: row.projectName, records: records.slice(0, 500), notifications: inbox, activities: tasks };
+}
+
+/** The service context a signed-in member acts in: their project, as themselves. */
+async function memberContext(memberId: number) {
+  const db = await getDb();
+  const [row] = await db.select({ projectId: members.projectId, role: members.role }).from(members).where(eq(members.id, memberId));
+  return row && createContext(db, row.projectId, { kind: 'member', memberId, role: row.role });
 }
 
 /** A signed-in member marks one of their notifications read. */
 export async function markOwnNotificationRead(memberId: number, notificationId: number) {
-  const db = await getDb();
-  const [row] = await db.select({ projectId: members.projectId, role: members.role }).from(members).where(eq(members.id, memberId));
-  if (!row) return;
-  await updateNotification(createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), notificationId, { read: true });
+  const ctx = await memberContext(memberId);
+  if (ctx) await updateNotification(ctx, notificationId, { read: true });
 }
 
 /** A signed-in member marks one of their own scheduled activities done. */
 export async function completeOwnActivity(memberId: number, activityId: number) {
-  const db = await getDb();
-  const [row] = await db.select({ projectId: members.projectId, role: members.role }).from(members).where(eq(members.id, memberId));
-  if (!row) return;
-  await updateActivity(createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), activityId, { status: 'completed' });
+  const ctx = await memberContext(memberId);
+  if (ctx) await updateActivity(ctx, activityId, { status: 'completed' });
 }
