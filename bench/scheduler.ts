@@ -53,18 +53,9 @@ export async function benchScheduler(): Promise<void> {
   const { url, projectId } = await freshBenchDatabase(DB_NAME);
   const { getDb, closeDb } = await import('@/db/client');
   const { createContext } = await import('@/server/context');
-  const { createMember } = await import('@/server/services/members/members');
-  const { createDefinition } = await import('@/server/services/careplans/definitions');
-  const { createCareplan } = await import('@/server/services/careplans/careplans');
+  const { careplanForBulkActivities } = await import('@/server/testing/careplan-fixture');
   const ctx = createContext(await getDb(), projectId, { kind: 'system', role: 'admin' });
-  const member = await createMember(ctx, { name: 'Bench' });
-  const def = await createDefinition(ctx, {
-    slug: 'bench',
-    title: 'Bench',
-    inputs: [],
-    actions: [{ key: 'later', type: 'task', display: 'Later', actorType: 'subject', start: { offset: 10, offsetUnit: 'a' }, reminders: [] }],
-  });
-  const careplan = await createCareplan(ctx, { definitionId: def.id, subjectId: member.id });
+  const { member, careplan } = await careplanForBulkActivities(ctx, 'bench');
   const rows: Record<string, string | number>[] = [];
 
   // 1. Spread over 60 s, starting shortly after the seed.

@@ -11,11 +11,9 @@ import { closeDb, getDb, migrateDb } from '@/db/client';
 import { activities, events } from '@/db/schema';
 import { createContext } from '@/server/context';
 import { startEmbeddedExecutor, stopExecutor } from '@/server/executor';
-import { createCareplan } from '@/server/services/careplans/careplans';
-import { createDefinition } from '@/server/services/careplans/definitions';
-import { createMember } from '@/server/services/members/members';
 import { createProject } from '@/server/services/projects/projects';
 import { createWebhook } from '@/server/services/webhooks/webhooks';
+import { careplanForBulkActivities } from './careplan-fixture';
 
 const [mode, arg, gated, plain] = process.argv.slice(2);
 
@@ -24,14 +22,7 @@ async function produce() {
   const db = await getDb();
   const { projectId } = await db.transaction((tx) => createProject(tx, { name: 'Scheduler crash test' }));
   const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
-  const member = await createMember(ctx, { name: 'Pat' });
-  const definition = await createDefinition(ctx, {
-    slug: 'crash',
-    title: 'Crash',
-    inputs: [],
-    actions: [{ key: 'later', type: 'task', display: 'Later', actorType: 'subject', start: { offset: 10, offsetUnit: 'a' }, reminders: [] }],
-  });
-  const careplan = await createCareplan(ctx, { definitionId: definition.id, subjectId: member.id });
+  const { member, careplan } = await careplanForBulkActivities(ctx, 'crash');
   await createWebhook(ctx, { display: 'gate', url: `${arg}/gate`, triggers: [{ event: 'activity_transition_scheduled', strategy: 'before' }] });
   await createWebhook(ctx, { display: 'after', url: `${arg}/after`, triggers: [{ event: 'activity_transition_expired' }] });
   const past = new Date(Date.now() - 60_000);
