@@ -66,7 +66,8 @@ describe('Inngest functions (CAREBASE_EXECUTOR=inngest)', () => {
   it('sweep-due-work announces deliveries nobody took', async () => {
     const { sweepDueWork } = await import('./sweep');
     const { delivery, webhook, db } = await pendingDelivery('/inngest-sweep');
-    await db.update(webhookDeliveries).set({ nextAttemptAt: new Date(Date.now() - 120_000) }).where(eq(webhookDeliveries.id, delivery.id));
+    // The sweep looks at the whole database, oldest first; on a shared one this row must come first.
+    await db.update(webhookDeliveries).set({ nextAttemptAt: new Date(Date.UTC(2000, 0, 1)) }).where(eq(webhookDeliveries.id, delivery.id));
     const t = new InngestTestEngine({
       function: sweepDueWork,
       events: [{ name: 'inngest/scheduled.timer', data: { cron: '* * * * *' } }],
@@ -89,7 +90,8 @@ describe('Inngest functions (CAREBASE_EXECUTOR=inngest)', () => {
     const def = (await api.post('/careplan-definition', { slug: 'd', title: 'D', actions: [{ key: 'x', type: 'call', display: 'Due now', start: { offset: 0, offsetUnit: 's' } }] })).body;
     const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
     const activityId = careplan.activities[0].id as number;
-    await db.update(activities).set({ nextDueAt: new Date(Date.now() - 1000), activateAt: new Date(Date.now() - 1000) }).where(eq(activities.id, activityId));
+    const longAgo = new Date(Date.UTC(2000, 0, 1)); // oldest first, so it is in the sweep on a shared database too
+    await db.update(activities).set({ nextDueAt: longAgo, activateAt: longAgo }).where(eq(activities.id, activityId));
 
     const sweep = new InngestTestEngine({
       function: sweepDueWork,
