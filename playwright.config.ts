@@ -20,7 +20,7 @@ const serverEnv = {
   SEED_DEMO: 'false',
   NEXT_TELEMETRY_DISABLED: '1',
   // The browser tests' webhook receivers listen on loopback, which production refuses by default.
-  WEBHOOK_ALLOWED_CIDRS: '127.0.0.0/8',
+  WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
 };
 
 /**
@@ -56,7 +56,7 @@ export default defineConfig({
   webServer: {
     command: [
       'rm -rf .data-e2e',
-      'npx next build',
+      'npx tsx scripts/ensure-build.ts',
       'npx tsx server/cli/carebase.ts seed',
       `npx tsx server/cli/carebase.ts user create --email ${E2E.coordinatorEmail} --password ${E2E.coordinatorPassword} --role coordinator --project 1`,
       `NEXT_MANUAL_SIG_HANDLE=true npx next start -H 127.0.0.1 -p ${PORT}`,

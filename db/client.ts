@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getEnv } from '@/server/env';
+import { ResilientPglite } from './pglite-client';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -16,8 +17,12 @@ type Handle = {
   kind: 'pglite' | 'postgres';
   /** Largest number of queries that can run at once without queueing inside the driver. */
   concurrency: number;
+  /** The longest any statement or lock wait may take (DB_STATEMENT_TIMEOUT_MS). */
+  statementTimeoutMs: number;
   ready: Promise<void>;
   close: () => Promise<void>;
+  /** PGlite only: times the embedded database was reopened after a trap. */
+  reopened?: () => number;
 };
 
 const globalKey = Symbol.for('carebase.db');
@@ -64,35 +69,67 @@ function lockDataDir(dir: string): () => void {
   };
 }
 
-async function openPglite(dir: string): Promise<Handle> {
+async function openPglite(dir: string, statementTimeoutMs: number): Promise<Handle> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = dir.startsWith('memory://');
   const unlock = inMemory ? () => {} : lockDataDir(dir);
   // PGlite wants a dir of its own (it runs initdb into an empty one); our lock file sits beside it.
-  const client = new PGlite(inMemory ? undefined : path.join(dir, 'pg'));
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const open = async () => {
+    const pg = new PGlite(inMemory ? undefined : path.join(dir, 'pg'));
+    await pg.waitReady;
+    return pg;
+  };
+  // A trapped instance is replaced; an in-memory one comes back empty, so migrations run again.
+  const client: ResilientPglite = new ResilientPglite(await open(), open, () => migratePglite(db));
+  const db = drizzle(client as never, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
     concurrency: 4,
-    ready: client.waitReady,
+    statementTimeoutMs,
+    ready: Promise.resolve(),
     close: async () => {
       await client.close();
       unlock();
     },
+    reopened: () => client.reopened,
   };
 }
 
-async function openPostgres(url: string, max: number): Promise<Handle> {
+async function migratePglite(db: Db): Promise<void> {
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  await migrate(db as any, { migrationsFolder: MIGRATIONS_DIR });
+}
+
+/**
+ * Time limits on every connection (CONTRACT 1): a statement, or a wait for a lock, past the limit is
+ * cancelled by the server (SQLSTATE 57014 or 55P03), which rolls its transaction back; connecting may not
+ * take longer either. A transaction left idle by a stuck client is ended after six times the limit.
+ * `application_name` names the instance in pg_stat_activity.
+ */
+async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Handle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, { max, onnotice: () => {}, idle_timeout: 60, connect_timeout: 10 });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    idle_timeout: 60,
+    connect_timeout: Math.max(1, Math.ceil(statementTimeoutMs / 1000)),
+    connection: {
+      application_name: `carebase-${process.pid}`,
+      statement_timeout: statementTimeoutMs,
+      lock_timeout: statementTimeoutMs,
+      idle_in_transaction_session_timeout: Math.max(60_000, 6 * statementTimeoutMs),
+    },
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
     concurrency: max,
+    statementTimeoutMs,
     ready: Promise.resolve(),
     close: () => client.end({ timeout: 5 }),
   };
@@ -106,8 +143,8 @@ export function getDbHandle(): Promise<Handle> {
   return (g[globalKey] ??= (async () => {
     const env = getEnv();
     const handle = env.DATABASE_URL
-      ? await openPostgres(env.DATABASE_URL, env.DB_POOL_MAX)
-      : await openPglite(env.PGLITE_DIR);
+      ? await openPostgres(env.DATABASE_URL, env.DB_POOL_MAX, env.DB_STATEMENT_TIMEOUT_MS)
+      : await openPglite(env.PGLITE_DIR, env.DB_STATEMENT_TIMEOUT_MS);
     await handle.ready;
     return handle;
   })().catch((e: unknown) => {
@@ -129,12 +166,7 @@ export async function closeDb(): Promise<void> {
 /** Applies committed drizzle-kit migrations; safe to run from several processes at once on PostgreSQL. */
 export async function migrateDb(): Promise<void> {
   const handle = await getDbHandle();
-  if (handle.kind === 'pglite') {
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    await migrate(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
-    return;
-  }
+  if (handle.kind === 'pglite') return migratePglite(handle.db);
   // A dedicated single connection so the session-level advisory lock and the migration share it.
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const { default: postgres } = await import('postgres');

@@ -13,6 +13,7 @@ test('a coordinator watches an activity go proposed -> scheduled -> expired, and
       title: `Quick check ${tag}`,
       actions: [
         { key: 'later', type: 'visit', display: 'Follow-up visit', start: { offset: 2, offsetUnit: 'min' } },
+        { key: 'soon', type: 'visit', display: `Pre-op visit ${tag}`, start: { offset: 2, offsetUnit: 'd' } },
         {
           key: 'now',
           type: 'call',
@@ -27,6 +28,13 @@ test('a coordinator watches an activity go proposed -> scheduled -> expired, and
   expect(definition.status()).toBe(201);
   await signIn(page);
   const careplan = await (await request.post('/api/v1/careplan', { headers: auth, data: { definitionId: (await definition.json()).id, subjectId: member.id } })).json();
+
+  // An activity that started an hour ago and runs until tomorrow: overdue once it is scheduled.
+  const overdue = await request.post('/api/v1/activity', {
+    headers: auth,
+    data: { careplanId: careplan.id, type: 'form', display: `Intake form ${tag}`, activateAt: new Date(Date.now() - 3_600_000).toISOString(), endAt: new Date(Date.now() + 86_400_000).toISOString() },
+  });
+  expect(overdue.status()).toBe(201);
 
   await page.goto(`/careplans/${careplan.id}`);
   const timeline = page.getByRole('figure', { name: 'Care plan timeline' });
@@ -59,10 +67,12 @@ test('a coordinator watches an activity go proposed -> scheduled -> expired, and
   await expect(notifications.getByText('sent', { exact: true })).toHaveCount(2);
   await snap(page, 'member-notifications');
 
-  // The dashboard lists it as recently expired.
+  // The dashboard puts each activity where a coordinator looks for it.
   await navigate(page, 'Dashboard');
   await expect(page.getByRole('region', { name: 'Recently expired' })).toContainText('Check-in call');
-  await expect(page.getByRole('region', { name: 'Due soon' })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Overdue' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Due soon' })).toContainText(`Pre-op visit ${tag}`);
+  await expect(page.getByRole('region', { name: 'Overdue' })).toContainText(`Intake form ${tag}`);
+  await expect(page.getByRole('region', { name: 'Overdue' })).not.toContainText(`Pre-op visit ${tag}`);
+  await expect(page.getByRole('region', { name: 'Due soon' })).not.toContainText(`Intake form ${tag}`);
   await snap(page, 'dashboard-activities');
 });

@@ -1,11 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
-import { navigate, signIn, snap, unique } from './helpers';
+import { navigate, pick, signIn, snap, unique } from './helpers';
 
 test('an admin builds a template, enrols a member, sets the reference date and sees the activities on the timeline', async ({ page, request }) => {
   const tag = unique('knee');
   const auth = { authorization: `Bearer ${E2E.apiKey}` };
-  const member = await (await request.post('/api/v1/member', { data: { name: `Patient ${tag}` }, headers: auth })).json();
+  expect((await request.post('/api/v1/member', { data: { name: `Patient ${tag}` }, headers: auth })).status()).toBe(201);
   await signIn(page);
 
   // A date observation code, through the UI.
@@ -24,7 +24,7 @@ test('an admin builds a template, enrols a member, sets the reference date and s
   await page.getByLabel('Slug').fill(`knee-${tag}`);
   await page.getByRole('button', { name: 'Add input' }).click();
   await page.getByLabel('Input 1 key').fill('surgery');
-  await page.getByLabel('Input 1 date code').selectOption({ label: `Surgery ${tag}` });
+  await pick(page, 'Input 1 date code', `Surgery ${tag}`);
   await page.getByRole('button', { name: 'Add action' }).click();
   await page.getByLabel('Action 1 key').fill('intake');
   await page.getByLabel('Action 1 type').fill('call');
@@ -47,14 +47,14 @@ test('an admin builds a template, enrols a member, sets the reference date and s
   await page.getByRole('button', { name: 'Create template' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Knee ${tag}` })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Version history' })).toContainText('v1');
-  await snap(page, 'template-editor');
+  await snap(page, 'definition-editor');
 
   // Enrol the member.
   await navigate(page, 'Care plans');
   await page.getByRole('button', { name: 'Enrol a member' }).first().click();
   const enrol = page.getByRole('form', { name: 'Enrol a member' });
-  await enrol.getByLabel('Template').selectOption({ label: `Knee ${tag} (v1)` });
-  await enrol.getByLabel('Member').selectOption({ label: `Patient ${tag} (#${member.id})` });
+  await pick(enrol, 'Template', `Knee ${tag}`);
+  await pick(enrol, 'Member', `Patient ${tag}`);
   await enrol.getByRole('button', { name: 'Enrol' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Knee ${tag}` })).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { E2E } from '../playwright.config';
 
 export async function signIn(page: Page, email = E2E.adminEmail, password = E2E.adminPassword) {
@@ -20,4 +20,13 @@ export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}$
 export async function navigate(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
+}
+
+/** Picks an option in a searchable picker (combobox): types to search, then chooses the option by name. */
+export async function pick(scope: Page | Locator, label: string, search: string, option: string | RegExp = search) {
+  const box = scope.getByRole('combobox', { name: label });
+  await box.click();
+  await box.fill(search);
+  await scope.getByRole('listbox', { name: label }).getByRole('option', { name: option }).click();
+  await expect(scope.getByRole('listbox', { name: label })).toHaveCount(0);
 }

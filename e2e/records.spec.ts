@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { navigate, signIn, snap, unique } from './helpers';
+import { navigate, pick, signIn, snap, unique } from './helpers';
 
 test('an admin creates a record type with permissions, a member and a record, then filters records', async ({ page }) => {
   const type = unique('diary');
@@ -40,7 +40,7 @@ test('an admin creates a record type with permissions, a member and a record, th
   await memberForm.getByLabel('Email').fill(`${name.toLowerCase()}@example.org`);
   await memberForm.getByRole('button', { name: 'Create member' }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-  const memberId = /\/members\/(\d+)/.exec(page.url())![1];
+  await expect(page).toHaveURL(/\/members\/\d+$/);
   await page.getByRole('button', { name: 'Issue a member token' }).click();
   await expect(page.getByLabel('Member access token')).toHaveText(/^cb_mem_/);
   await snap(page, 'member-detail');
@@ -51,14 +51,14 @@ test('an admin creates a record type with permissions, a member and a record, th
     await page.getByRole('button', { name: 'New record' }).first().click();
     const form = page.getByRole('form', { name: 'New record' });
     await form.getByLabel('Type').fill(type);
-    await form.getByLabel('Member').selectOption({ label: `${name} (#${memberId})` });
+    await pick(form, 'Member', name);
     await form.getByLabel('Fields (JSON object)').fill(`{"mood": "${mood}", "day": 1}`);
     await form.getByRole('button', { name: 'Create record' }).click();
     await expect(form).toHaveCount(0);
   }
 
   // Filters: type, then fields JSON with inline validation
-  await page.getByRole('region', { name: 'Filters' }).getByLabel('Type').selectOption(type);
+  await page.getByRole('region', { name: 'Filters' }).getByLabel('Type').fill(type);
   const table = page.getByRole('table', { name: 'Records' });
   await expect(table.getByRole('row')).toHaveCount(3);
   const fieldsFilter = page.getByLabel('Fields filter (JSON)');
@@ -95,7 +95,7 @@ test('an admin creates an integration and sees its API key once', async ({ page 
   await page.getByLabel('Endpoint URL').fill('ftp://nope');
   await page.getByRole('button', { name: 'Create integration' }).click();
   await expect(page.getByText('Must be an http(s) URL')).toBeVisible();
-  await page.getByLabel('Endpoint URL').fill('https://crm.example.org/hooks');
+  await page.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hooks');
   await page.getByRole('button', { name: 'Create integration' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'CRM sync' })).toBeVisible();
   await page.getByRole('button', { name: 'Create API key' }).click();

@@ -1,6 +1,7 @@
 import { Inngest } from 'inngest';
 import { getEnv } from '@/server/env';
-import { setWorkNotifier } from '@/server/executor';
+import { errorSummary } from '@/server/errors';
+import { registerWorker } from '@/server/events/work-notifier';
 import { deliveryCreated } from './events';
 
 const env = getEnv();
@@ -14,8 +15,15 @@ export const inngest = new Inngest({
 });
 
 /** With CAREBASE_EXECUTOR=inngest, every committed delivery is announced as one event. */
-export function connectInngestNotifier(): void {
-  setWorkNotifier(async (work) => {
-    await inngest.send(work.map((w) => deliveryCreated.create({ deliveryId: w.deliveryId, webhookId: w.webhookId })));
+export function connectInngestNotifier(): () => void {
+  return registerWorker({
+    name: 'inngest',
+    announce: (work) => {
+      // A failed send is not lost work: the cron sweep announces due rows that nobody took.
+      inngest
+        .send(work.map((w) => deliveryCreated.create({ deliveryId: w.deliveryId, webhookId: w.webhookId })))
+        .catch((e: unknown) => console.error(`[inngest] could not announce new work (the sweep will): ${errorSummary(e)}`));
+    },
+    isRunning: () => true,
   });
 }

@@ -1,25 +1,48 @@
 import { closeDb, getDb, migrateDb } from '@/db/client';
-import { seedIfEmpty } from '@/db/seed';
-import { getEnv } from './env';
+import { seedIfEmpty } from '@/server/seed';
+import { getEnv, type Env } from './env';
 import { startEmbeddedExecutor, stopExecutor } from './executor';
+import { installForwardedHeaderPolicy } from './http/forwarded-headers';
 
 const BOOTED = Symbol.for('carebase.booted');
 type G = typeof globalThis & { [BOOTED]?: boolean };
 
+export type BootOptions = {
+  /** Seed an empty database (project 1, admin, API key). */
+  seed?: boolean;
+  /** Move background work in this process (the embedded executor, or the Inngest notifier). */
+  background?: boolean;
+  /** Close the database on SIGINT/SIGTERM (the server owns the process). */
+  signals?: boolean;
+};
+
 /**
- * Server start: validate env, open the database (warming PGlite up before the first request), apply
- * migrations, seed an empty database, and close the database cleanly on SIGINT/SIGTERM so a restart of
- * PGlite is not a crash recovery. NEXT_MANUAL_SIG_HANDLE=true leaves the signals to us.
+ * Server start, once per process: validate env (a bad variable stops the process here, naming it),
+ * install the forwarding-header policy before the first request, open the database (warming PGlite up),
+ * apply migrations, seed an empty database, start background work, and close the database cleanly on
+ * SIGINT/SIGTERM so a restart of PGlite is not a crash recovery (NEXT_MANUAL_SIG_HANDLE=true leaves the
+ * signals to us). Next calls it from instrumentation; tests that serve HTTP call it first, with options.
  */
-export async function bootServer(): Promise<void> {
+export async function bootServer(options: BootOptions = {}): Promise<void> {
   const g = globalThis as G;
   if (g[BOOTED]) return;
   g[BOOTED] = true;
-  const env = getEnv();
-  if (env.CAREBASE_AUTO_MIGRATE === 'true') await migrateDb();
-  await seedIfEmpty(await getDb());
-  if (env.CAREBASE_EXECUTOR === 'embedded') startEmbeddedExecutor();
-  else (await import('@/inngest/client')).connectInngestNotifier();
+  const { seed = true, background = true, signals = true } = options;
+  let env: Env;
+  try {
+    env = getEnv();
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
+  installForwardedHeaderPolicy(env.CAREBASE_TRUST_PROXY);
+  if (env.CAREBASE_AUTO_MIGRATE) await migrateDb();
+  if (seed) await seedIfEmpty(await getDb());
+  if (background) {
+    if (env.CAREBASE_EXECUTOR === 'embedded') startEmbeddedExecutor();
+    else (await import('@/inngest/client')).connectInngestNotifier();
+  }
+  if (!signals) return;
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -27,7 +50,7 @@ export async function bootServer(): Promise<void> {
     console.log(`${signal}: closing the database…`);
     stopExecutor()
       .then(() => closeDb())
-      .catch((e: unknown) => console.error('Error while closing the database', e))
+      .catch((e: unknown) => console.error('Error while closing the database', (e as Error).name))
       .finally(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));

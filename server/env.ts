@@ -1,12 +1,37 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
- * The only reader of process.env. Validated once, on first use, so a bad value stops the process at boot
- * with a message naming the variable.
+ * The only reader of process.env. Validated once, on first use (the server reads it at boot), so a bad
+ * value stops the process at start with a message naming the variable.
  */
 const DEV_SECRET = 'carebase-development-secret-do-not-use-in-production';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const flag = (fallback: 'true' | 'false') => z.preprocess(emptyToUndefined, z.enum(['true', 'false', '1', '0']).default(fallback).transform((v) => v === 'true' || v === '1'));
+
+/** A range is "too wide" when it opens a large share of all addresses (0.0.0.0/0 opens all of them); the
+ *  widest private ranges, 10.0.0.0/8 and fc00::/7, are still allowed. */
+const MIN_PREFIX = { ipv4: 8, ipv6: 7 } as const;
+export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+
+const cidrList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const out: Cidr[] = [];
+      for (const text of value.split(',').map((c) => c.trim()).filter(Boolean)) {
+        try {
+          out.push(ipaddr.parseCIDR(text));
+        } catch {
+          ctx.addIssue({ code: 'custom', message: `"${text}" is not an address range like 10.20.0.0/16 or fd00::/8` });
+        }
+      }
+      return out;
+    }),
+);
 
 const schema = z
   .object({
@@ -14,25 +39,37 @@ const schema = z
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
     ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().default('admin@carebase.local')),
     ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8).optional()),
     SEED_API_KEY: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
-    SEED_DEMO: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
-    CAREBASE_AUTO_MIGRATE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('true')),
-    WEBHOOK_ALLOWED_CIDRS: z.preprocess(
-      emptyToUndefined,
-      z
-        .string()
-        .default('')
-        .transform((v) => v.split(',').map((c) => c.trim()).filter(Boolean)),
-    ),
+    SEED_DEMO: flag('true'),
+    CAREBASE_AUTO_MIGRATE: flag('true'),
+    CAREBASE_PUBLIC_URL: z.preprocess(emptyToUndefined, z.url({ protocol: /^https?$/ }).optional()),
+    CAREBASE_TRUST_PROXY: flag('false'),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6_000),
+    AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    SIGN_IN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
+    WEBHOOK_ALLOWED_CIDRS: cidrList,
     EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     EXECUTOR_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     INNGEST_DEV: z.preprocess(emptyToUndefined, z.string().optional()),
     INNGEST_EVENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     INNGEST_SIGNING_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     CAREBASE_EXECUTOR: z.preprocess(emptyToUndefined, z.enum(['embedded', 'inngest']).default('embedded')),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const [range, bits] of env.WEBHOOK_ALLOWED_CIDRS) {
+      if (bits < MIN_PREFIX[range.kind()]) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['WEBHOOK_ALLOWED_CIDRS'],
+          message: `${range.toString()}/${bits} opens (nearly) every address, cloud metadata included; name the private ranges your receivers use`,
+        });
+      }
+    }
   })
   .transform((env) => ({
     ...env,
@@ -44,18 +81,21 @@ export type Env = z.infer<typeof schema>;
 
 let cached: Env | undefined;
 
-export function getEnv(): Env {
-  if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+/** Validates an environment; throws an Error whose message names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid environment:\n${lines}`);
   }
-  if (parsed.data.isProduction && !parsed.data.AUTH_SECRET && process.env.NEXT_PHASE !== 'phase-production-build') {
+  if (parsed.data.isProduction && !parsed.data.AUTH_SECRET && source.NEXT_PHASE !== 'phase-production-build') {
     throw new Error('Invalid environment:\n  AUTH_SECRET: required in production (32+ random characters)');
   }
-  cached = parsed.data;
-  return cached;
+  return parsed.data;
+}
+
+export function getEnv(): Env {
+  return (cached ??= parseEnv(process.env));
 }
 
 /** For CLI and tests that set variables after import. */

@@ -1,8 +1,12 @@
+import type { ActivityDto } from '@/server/services/activities/schemas';
+import type { CareplanDto } from '@/server/services/careplans/schemas';
 import { Badge } from './ui';
 
-export const ACTIVITY_TONE = { proposed: 'slate', scheduled: 'brand', expired: 'amber', completed: 'green', cancelled: 'slate' } as const;
+export const ACTIVITY_TONE = { proposed: 'slate', scheduled: 'brand', expired: 'amber', completed: 'green', cancelled: 'slate' } as const satisfies Record<ActivityDto['status'], string>;
 
-export function ActivityStatus({ status }: { status: keyof typeof ACTIVITY_TONE }) {
+export const CAREPLAN_TONE = { ongoing: 'brand', completed: 'green', cancelled: 'slate' } as const satisfies Record<CareplanDto['status'], string>;
+
+export function ActivityStatus({ status }: { status: ActivityDto['status'] }) {
   return <Badge tone={ACTIVITY_TONE[status]}>{status}</Badge>;
 }
 

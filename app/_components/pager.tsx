@@ -3,30 +3,24 @@
 import { useState } from 'react';
 import { Button } from './ui';
 
-/** Keyset paging state for UI lists: a stack of `afterId`s, so Previous returns to the exact page. */
+/**
+ * Keyset paging state for UI lists: a stack of cursors (the `next` of each page shown), so Previous
+ * returns to the exact page. `cursor` goes into the list query; `next` comes back with its answer.
+ */
 export function usePager() {
   const [stack, setStack] = useState<number[]>([0]);
-  const afterId = stack.at(-1) ?? 0;
+  const cursor = stack.at(-1) ?? 0;
   return {
-    afterId,
+    cursor: cursor || undefined,
     page: stack.length,
     reset: () => setStack([0]),
-    next: (lastId: number) => setStack((s) => [...s, lastId]),
+    next: (next: number) => setStack((s) => [...s, next]),
     previous: () => setStack((s) => (s.length > 1 ? s.slice(0, -1) : s)),
   };
 }
 
-export function PagerControls({
-  pager,
-  rows,
-  limit,
-}: {
-  pager: ReturnType<typeof usePager>;
-  rows: { id: number }[];
-  limit: number;
-}) {
-  const hasMore = rows.length > limit;
-  if (pager.page === 1 && !hasMore) return null;
+export function PagerControls({ pager, next }: { pager: ReturnType<typeof usePager>; next: number | null | undefined }) {
+  if (pager.page === 1 && (next === null || next === undefined)) return null;
   return (
     <nav aria-label="Pages" className="mt-3 flex items-center justify-between text-sm text-slate-600">
       <span>Page {pager.page}</span>
@@ -34,7 +28,7 @@ export function PagerControls({
         <Button variant="secondary" disabled={pager.page === 1} onClick={pager.previous}>
           Previous
         </Button>
-        <Button variant="secondary" disabled={!hasMore} onClick={() => pager.next(rows[limit - 1]!.id)}>
+        <Button variant="secondary" disabled={next === null || next === undefined} onClick={() => next != null && pager.next(next)}>
           Next
         </Button>
       </div>

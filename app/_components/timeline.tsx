@@ -1,12 +1,13 @@
 'use client';
 
 import { Fragment } from 'react';
+import { ACTIVITY_STATUSES, type ActivityDto } from '@/server/services/activities/schemas';
 
 export type TimelineItem = {
   id: string | number;
   label: string;
   type: string;
-  status: 'proposed' | 'scheduled' | 'expired' | 'completed' | 'cancelled' | 'preview';
+  status: ActivityDto['status'] | 'preview';
   group: string;
   activateAt: string;
   endAt: string | null;
@@ -196,7 +197,7 @@ export function Timeline({ items, marks, now, timeZone }: { items: TimelineItem[
         </div>
       </div>
       <figcaption className="mt-8 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
-        {(['proposed', 'scheduled', 'expired', 'completed', 'cancelled'] as const).map((s) => (
+        {ACTIVITY_STATUSES.map((s) => (
           <span key={s} className="flex items-center gap-1.5">
             <span className={`inline-block h-2.5 w-4 rounded ${STATUS_STYLE[s].bar}`} /> {s}
           </span>

@@ -49,20 +49,28 @@ function Field({ id, label, error, hint, className, children }: FieldProps & { i
         {label}
       </label>
       {children}
-      {error ? (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700" role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </p>
-      ) : null}
+      <FieldNote id={id} error={error} hint={hint} />
     </div>
   );
 }
 
-function describedBy(id: string, error?: string | null, hint?: ReactNode) {
+/** A field's error (announced) or else its hint, under the control; `describedBy` names the one shown. */
+export function FieldNote({ id, error, hint }: { id: string; error?: string | null; hint?: ReactNode }) {
+  if (error) {
+    return (
+      <p id={`${id}-error`} className="mt-1 text-sm text-red-700" role="alert">
+        {error}
+      </p>
+    );
+  }
+  return hint ? (
+    <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+      {hint}
+    </p>
+  ) : null;
+}
+
+export function describedBy(id: string, error?: string | null, hint?: ReactNode) {
   return error ? `${id}-error` : hint ? `${id}-hint` : undefined;
 }
 

@@ -1,6 +1,5 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { currentMemberId } from '@/server/auth/next-auth';
 import { createTrpcContext } from '@/server/trpc/init';
 import { createCaller } from '@/server/trpc/root';
 
@@ -11,6 +10,13 @@ import { createCaller } from '@/server/trpc/root';
 export async function getCaller() {
   const projectCookie = (await cookies()).get('cb_project')?.value;
   const ctx = await createTrpcContext({ projectCookie });
-  if (!ctx.userId) redirect((await currentMemberId()) ? '/me' : '/login');
+  if (!ctx.userId) redirect(ctx.memberId ? '/me' : '/login');
+  return createCaller(ctx);
+}
+
+/** The caller for a member's own pages (`/me`): staff go to the console, visitors to the login page. */
+export async function getMemberCaller() {
+  const ctx = await createTrpcContext({});
+  if (!ctx.memberId) redirect(ctx.userId ? '/' : '/login');
   return createCaller(ctx);
 }

@@ -1,22 +1,29 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
-import { currentMemberId } from '@/server/auth/next-auth';
-import { completeOwnActivity, markOwnNotificationRead } from '@/server/services/members/member-home';
+import { messageForPeople } from '@/app/_components/error-messages';
+import { getMemberCaller } from '@/app/_trpc/server';
 
-/** The signed-in member acts on one of their rows; anything without a member or an id does nothing. */
-async function asMember(formData: FormData, act: (memberId: number, id: number) => Promise<void>): Promise<void> {
-  const memberId = await currentMemberId();
+export type RowActionState = { error?: string };
+
+/** The signed-in member acts on one of their rows; a failure comes back as a sentence, not a crash. */
+async function asMember(formData: FormData, act: (caller: Awaited<ReturnType<typeof getMemberCaller>>, id: number) => Promise<unknown>): Promise<RowActionState> {
   const id = Number(formData.get('id'));
-  if (!memberId || !Number.isInteger(id) || id <= 0) return;
-  await act(memberId, id);
+  if (!Number.isInteger(id) || id <= 0) return { error: 'This item could not be found.' };
+  const caller = await getMemberCaller();
+  try {
+    await act(caller, id);
+  } catch (e) {
+    return { error: messageForPeople(e) };
+  }
   revalidatePath('/me');
+  return {};
 }
 
-export async function markNotificationRead(formData: FormData): Promise<void> {
-  await asMember(formData, markOwnNotificationRead);
+export async function markNotificationRead(_prev: RowActionState, formData: FormData): Promise<RowActionState> {
+  return asMember(formData, (caller, id) => caller.me.markNotificationRead({ id }));
 }
 
-export async function markActivityDone(formData: FormData): Promise<void> {
-  await asMember(formData, completeOwnActivity);
+export async function markActivityDone(_prev: RowActionState, formData: FormData): Promise<RowActionState> {
+  return asMember(formData, (caller, id) => caller.me.completeActivity({ id }));
 }

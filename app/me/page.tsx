@@ -1,20 +1,17 @@
-import { redirect } from 'next/navigation';
+import Link from 'next/link';
 import { logout } from '@/app/(auth)/login/actions';
 import { markActivityDone, markNotificationRead } from './actions';
 import { ListRow, RowAction } from './row-action';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
-import { currentMemberId, currentUserId } from '@/server/auth/next-auth';
-import { loadMemberHome } from '@/server/services/members/member-home';
+import { getMemberCaller } from '@/app/_trpc/server';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'My care' };
 
 /** A member's own page after signing in through an identity provider: the records they may read. */
-export default async function MemberHomePage() {
-  const memberId = await currentMemberId();
-  if (!memberId) redirect((await currentUserId()) ? '/' : '/login');
-  const home = await loadMemberHome(memberId);
-  if (!home) redirect('/login');
+export default async function MemberHomePage({ searchParams }: { searchParams: Promise<{ records?: string }> }) {
+  const recordsCursor = Number((await searchParams).records) || undefined;
+  const home = await (await getMemberCaller()).me.home({ recordsCursor });
   const { member, projectName, records, notifications, activities } = home;
   const unread = notifications.filter((n) => !n.readAt).length;
   return (
@@ -77,11 +74,11 @@ export default async function MemberHomePage() {
           </ul>
         )}
         <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Your records</h2>
-        {records.length === 0 ? (
+        {records.items.length === 0 ? (
           <EmptyState title="No records to show">Records appear here when your care team shares them with you.</EmptyState>
         ) : (
           <ul className="space-y-3" aria-label="Your records">
-            {records.map((r) => (
+            {records.items.map((r) => (
               <li key={r.id} className="rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
                 <div className="flex items-center justify-between">
                   <Badge tone="brand">{r.type}</Badge>
@@ -98,6 +95,20 @@ export default async function MemberHomePage() {
               </li>
             ))}
           </ul>
+        )}
+        {(records.next !== null || recordsCursor) && (
+          <nav aria-label="More records" className="mt-3 flex justify-end gap-4 text-sm">
+            {recordsCursor && (
+              <Link href="/me" className="font-medium text-brand-700 hover:underline">
+                Back to the first records
+              </Link>
+            )}
+            {records.next !== null && (
+              <Link href={`/me?records=${records.next}`} className="font-medium text-brand-700 hover:underline">
+                More records
+              </Link>
+            )}
+          </nav>
         )}
       </main>
     </div>

@@ -1,11 +1,11 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { activities } from './careplans';
+import { NOTIFICATION_STATUSES } from './enums';
 import { members } from './members';
 import { projects } from './projects';
 
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const NOTIFICATION_STATUSES = ['pending', 'sent', 'suppressed'] as const;
 
 /** A message for a member, written by a reminder (CONTRACT 6). */
 export const notifications = pgTable(

@@ -1,5 +1,6 @@
 import { integer, pgTable, primaryKey, text, timestamp, index, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import { STAFF_ROLES } from './enums';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -36,7 +37,7 @@ export const projectUsers = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    role: text('role', { enum: ['admin', 'coordinator'] }).notNull(),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
     createdAt: timestamps.createdAt,
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index('project_user_user_idx').on(t.userId)],

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { DELIVERY_STATUSES, WEBHOOK_STRATEGIES } from './enums';
 import { events } from './events';
 import { integrations } from './integrations';
 import { projects, timestamps } from './projects';
@@ -34,7 +35,7 @@ export const webhookTriggers = pgTable(
       .references(() => webhooks.id, { onDelete: 'cascade' }),
     projectId: integer('project_id').notNull(),
     event: text('event').notNull(),
-    strategy: text('strategy', { enum: ['after', 'handle', 'before'] }).notNull(),
+    strategy: text('strategy', { enum: WEBHOOK_STRATEGIES }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.webhookId, t.event] }),
@@ -58,7 +59,6 @@ export const webhookSecrets = pgTable(
   (t) => [index('webhook_secret_webhook_idx').on(t.webhookId)],
 );
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'blocked'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Pending work: written in the operation's transaction, moved by an executor. */

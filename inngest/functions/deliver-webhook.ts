@@ -1,10 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { webhookDeliveries } from '@/db/schema';
-import { attemptDelivery } from '@/server/jobs/attempt-delivery';
-import { claimDelivery } from '@/server/jobs/claim-deliveries';
-import { LEASE_MS } from '@/server/executor/embedded';
-import { MAX_ATTEMPTS } from '@/server/webhooks/schedule';
+import { getEnv } from '@/server/env';
+import { deliverNamed, MAX_DELIVERY_ATTEMPTS } from '@/server/jobs/attempt-delivery';
 import { inngest } from '../client';
 import { deliveryCreated } from '../events';
 
@@ -22,22 +18,12 @@ export const deliverWebhook = inngest.createFunction(
   },
   async ({ event, step }) => {
     const { deliveryId } = event.data;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      const outcome = await step.run(`attempt-${attempt}`, async () => {
-        const db = await getDb();
-        if (!(await claimDelivery(db, deliveryId, new Date(), LEASE_MS))) return 'skipped' as const;
-        return attemptDelivery(db, deliveryId);
-      });
-      if (outcome !== 'retry') return { deliveryId, outcome };
-      const nextAt = await step.run(`next-${attempt}`, async () => {
-        const [row] = await (await getDb())
-          .select({ nextAttemptAt: webhookDeliveries.nextAttemptAt })
-          .from(webhookDeliveries)
-          .where(eq(webhookDeliveries.id, deliveryId));
-        return row?.nextAttemptAt?.toISOString() ?? null;
-      });
-      if (!nextAt) return { deliveryId, outcome };
-      await step.sleepUntil(`wait-${attempt}`, new Date(nextAt));
+    for (let attempt = 1; attempt <= MAX_DELIVERY_ATTEMPTS; attempt++) {
+      const { outcome, nextAttemptAt } = await step.run(`attempt-${attempt}`, async () =>
+        deliverNamed(await getDb(), deliveryId, getEnv().EXECUTOR_LEASE_MS),
+      );
+      if (outcome !== 'retry' || !nextAttemptAt) return { deliveryId, outcome };
+      await step.sleepUntil(`wait-${attempt}`, new Date(nextAttemptAt));
     }
     return { deliveryId, outcome: 'failed' as const };
   },

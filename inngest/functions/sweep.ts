@@ -1,6 +1,7 @@
 import { cron } from 'inngest';
 import { getDb } from '@/db/client';
 import { findStrandedDeliveries } from '@/server/jobs/claim-deliveries';
+import { runHousekeeping } from '@/server/jobs/housekeeping';
 import { findDueActivities } from '@/server/jobs/run-transitions';
 import { inngest } from '../client';
 import { activityDue, deliveryCreated } from '../events';
@@ -23,5 +24,6 @@ export const sweepDueWork = inngest.createFunction({ id: 'sweep-due-work', trigg
       due.map((d) => ({ ...activityDue.create({ activityId: d.activityId, projectId: d.projectId }), id: d.dedupeKey })),
     );
   }
+  await step.run('housekeeping', async () => runHousekeeping(await getDb(), new Date()));
   return { announced: work.length, activities: due.length };
 });

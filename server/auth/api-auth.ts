@@ -1,23 +1,31 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '@/db/client';
+import { getDbHandle, type Db } from '@/db/client';
 import { apiKeys, memberTokens, members } from '@/db/schema';
-import type { Actor } from '@/server/context';
-import { AppError } from '@/server/errors';
-import { hashToken } from './secrets';
+import { createContext, type Actor, type ServiceContext } from '@/server/context';
+import { Semaphore } from '@/server/core/semaphore';
+import { AppError, unavailable } from '@/server/errors';
+import { consumeTokenRequest, failedAuthentication } from './rate-limits';
+import { hashToken } from '@/server/core/crypto';
 
+/** Who holds the token; `credential` names the key or token itself (limits and idempotency are per credential). */
 export type Principal =
-  | { kind: 'integration'; projectId: number; integrationId: number }
-  | { kind: 'member'; projectId: number; memberId: number; role: string };
+  | { kind: 'integration'; projectId: number; integrationId: number; credential: string }
+  | { kind: 'member'; projectId: number; memberId: number; role: string; credential: string };
 
 const unauthenticated = (detail: string) => new AppError('unauthenticated', detail);
 
 const QUERY_TOKEN_PARAMS = ['access_token', 'token', 'apiKey'];
 
-/** Reads `Authorization: Bearer`, refusing tokens in the query string (they leak into logs). */
-export function readBearer(headers: Headers, url: URL): string {
+/** Tokens in the query string are refused, even beside a valid header: they leak into logs (CONTRACT 2). */
+export function refuseTokensInQuery(url: URL): void {
   if (QUERY_TOKEN_PARAMS.some((p) => url.searchParams.has(p))) {
     throw unauthenticated('Tokens in the query string are refused; send Authorization: Bearer <token>');
   }
+}
+
+/** Reads `Authorization: Bearer`. */
+export function readBearer(headers: Headers, url: URL): string {
+  refuseTokensInQuery(url);
   const header = headers.get('authorization');
   if (!header) throw unauthenticated('Missing Authorization header');
   const match = /^Bearer ([A-Za-z0-9._~+/=-]{16,512})$/.exec(header.trim());
@@ -32,20 +40,21 @@ export function readBearer(headers: Headers, url: URL): string {
 function buildStatements(db: Db) {
   return {
     memberToken: db
-      .select({ projectId: memberTokens.projectId, memberId: memberTokens.memberId, role: members.role })
+      .select({ id: memberTokens.id, projectId: memberTokens.projectId, memberId: memberTokens.memberId, role: members.role })
       .from(memberTokens)
       .innerJoin(members, eq(members.id, memberTokens.memberId))
       .where(and(eq(memberTokens.tokenHash, sql.placeholder('hash')), isNull(memberTokens.revokedAt)))
       .limit(1)
       .prepare('auth_member_token'),
     apiKey: db
-      .select({ projectId: apiKeys.projectId, integrationId: apiKeys.integrationId })
+      .select({ id: apiKeys.id, projectId: apiKeys.projectId, integrationId: apiKeys.integrationId })
       .from(apiKeys)
       .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
       .limit(1)
       .prepare('auth_api_key'),
     apiKeyWithActor: db
       .select({
+        id: apiKeys.id,
         projectId: apiKeys.projectId,
         integrationId: apiKeys.integrationId,
         actorId: members.id,
@@ -82,16 +91,61 @@ export async function authenticate(db: Db, token: string, actorId: number | unde
     if (actorId !== undefined && actorId !== row.memberId) {
       throw new AppError('forbidden', 'A member token may only act as its own member');
     }
-    return { principal: { kind: 'member', ...row }, actor: { kind: 'member', memberId: row.memberId, role: row.role } };
+    return {
+      principal: { kind: 'member', projectId: row.projectId, memberId: row.memberId, role: row.role, credential: `member-token:${row.id}` },
+      actor: { kind: 'member', memberId: row.memberId, role: row.role },
+    };
   }
   if (actorId === undefined) {
     const [row] = await s.apiKey.execute({ hash });
     if (!row) throw unauthenticated('Unknown or revoked token');
-    return { principal: { kind: 'integration', ...row }, actor: { kind: 'integration', integrationId: row.integrationId, role: 'admin' } };
+    return {
+      principal: { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId, credential: `key:${row.id}` },
+      actor: { kind: 'integration', integrationId: row.integrationId, role: 'admin' },
+    };
   }
   const [row] = await s.apiKeyWithActor.execute({ hash, actorId });
   if (!row) throw unauthenticated('Unknown or revoked token');
-  const principal: Principal = { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId };
+  const principal: Principal = { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId, credential: `key:${row.id}` };
   if (row.actorId === null || row.actorRole === null) throw unknownActor();
   return { principal, actor: { kind: 'member', memberId: row.actorId, role: row.actorRole } };
+}
+
+let gate: Semaphore | undefined;
+
+/** How long a request may wait for a database slot before it is refused (503) rather than queued. */
+const slotWaitMs = (statementTimeoutMs: number) => Math.min(1_000, statementTimeoutMs);
+
+/**
+ * The REST adapter's way in (CONTRACT 1, 2): takes a database slot (postgres.js slows down when more
+ * queries wait than its pool has connections, porsager/postgres#747, so requests queue here instead,
+ * for at most a second: a database that cannot keep up answers 503 instead of piling requests up),
+ * authenticates the bearer token (a missing or wrong one counts against the client's address), counts
+ * the request against its token's rate limit, and runs `fn` in the caller's service context.
+ */
+export async function withApiContext<T>(
+  request: { headers: Headers; url: URL; clientAddress: string },
+  opts: { actorId?: number; projectId?: number },
+  fn: (ctx: ServiceContext, principal: Principal) => Promise<T>,
+): Promise<T> {
+  const handle = await getDbHandle();
+  gate ??= new Semaphore(handle.concurrency);
+  return gate.run(
+    async () => {
+      let authenticated: Awaited<ReturnType<typeof authenticate>>;
+      try {
+        authenticated = await authenticate(handle.db, readBearer(request.headers, request.url), opts.actorId);
+      } catch (e) {
+        if (e instanceof AppError && e.code === 'unauthenticated') throw await failedAuthentication(request.clientAddress, e);
+        throw e;
+      }
+      const { principal, actor } = authenticated;
+      await consumeTokenRequest(principal.credential);
+      if (opts.projectId !== undefined && opts.projectId !== principal.projectId) {
+        throw new AppError('forbidden', 'The token does not belong to this project');
+      }
+      return fn(createContext(handle.db, principal.projectId, actor), principal);
+    },
+    { timeoutMs: slotWaitMs(handle.statementTimeoutMs), onTimeout: () => unavailable('The database is busy; nothing was changed. Try again shortly.', 1) },
+  );
 }

@@ -9,6 +9,12 @@ export function requireAdmin(ctx: ServiceContext): void {
   if (!isAdmin(ctx.actor)) throw new AppError('forbidden', 'This needs the admin role');
 }
 
+/** Staff (admins and coordinators) and integrations manage care plans and activities; members do not. */
+export function requireCareManager(ctx: ServiceContext): void {
+  if (ctx.actor.role === 'admin' || ctx.actor.kind === 'user') return;
+  throw new AppError('forbidden', 'Managing care plans needs the admin or coordinator role');
+}
+
 export function requireReadEverything(ctx: ServiceContext): void {
   if (!canReadEverything(ctx.actor)) throw new AppError('forbidden', 'This needs the admin role');
 }

@@ -1,13 +1,24 @@
-import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
+import NextAuth, { CredentialsSignin, customFetch, type NextAuthConfig } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
+import { clientAddress } from '@/server/core/client-address';
 import { getEnv } from '@/server/env';
+import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess } from './rate-limits';
+import { guardedFetch } from '@/server/webhooks/safety';
 import { cachedSignInProviders, type SignInProvider } from '@/server/services/identity/identity-providers';
 import { linkAccount } from '@/server/services/identity/link-account';
 import { authenticateUser } from '@/server/services/users/users';
 
 const credentials = z.object({ email: z.email(), password: z.string().min(1).max(500) });
+
+/** Too many failed sign-ins for the account or the address; `code` carries the minutes to wait. */
+export class TooManySignIns extends CredentialsSignin {
+  constructor(waitMs: number) {
+    super();
+    this.code = `rate_limited:${Math.max(1, Math.ceil(waitMs / 60_000))}`;
+  }
+}
 const MEMBER_PREFIX = 'member:';
 const IDP_PREFIX = 'idp-';
 
@@ -42,11 +53,20 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async (): Promise<Ne
     providers: [
       Credentials({
         credentials: { email: { label: 'Email' }, password: { label: 'Password', type: 'password' } },
-        async authorize(raw) {
+        async authorize(raw, request) {
           const parsed = credentials.safeParse(raw);
           if (!parsed.success) throw new CredentialsSignin();
-          const user = await authenticateUser(await getDb(), parsed.data.email, parsed.data.password);
-          if (!user) throw new CredentialsSignin();
+          const { email, password } = parsed.data;
+          // Limited per account and per address before the password is even checked.
+          const address = clientAddress(request.headers);
+          const waitMs = await checkSignInAllowed(email, address);
+          if (waitMs !== null) throw new TooManySignIns(waitMs);
+          const user = await authenticateUser(await getDb(), email, password);
+          if (!user) {
+            await recordSignInFailure(email, address);
+            throw new CredentialsSignin();
+          }
+          await recordSignInSuccess(email);
           return { id: String(user.id), email: user.email, name: user.name ?? user.email };
         },
       }),
@@ -58,6 +78,8 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async (): Promise<Ne
         clientId: p.clientId,
         clientSecret: p.clientSecret,
         checks: ['pkce' as const, 'state' as const],
+        // Discovery, JWKS, token and userinfo calls go through the outbound policy (CONTRACT 7).
+        [customFetch]: guardedFetch,
         authorization: { params: { scope: 'openid email profile' } },
         profile: (profile: Record<string, unknown>) => ({
           id: String(profile.sub),
@@ -95,17 +117,17 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async (): Promise<Ne
   };
 });
 
-/** The signed-in staff user's id, or undefined (also for members). */
-export async function currentUserId(): Promise<number | undefined> {
-  const session = await auth();
-  const id = Number(session?.user?.id);
-  return Number.isInteger(id) && id > 0 ? id : undefined;
+/** Who is signed in: a staff user (`userId`), a member (`memberId`, through an identity provider), or nobody. */
+export async function currentSignedIn(): Promise<{ userId?: number; memberId?: number }> {
+  const id = (await auth())?.user?.id;
+  if (!id) return {};
+  const member = id.startsWith(MEMBER_PREFIX);
+  const n = Number(member ? id.slice(MEMBER_PREFIX.length) : id);
+  if (!Number.isInteger(n) || n <= 0) return {};
+  return member ? { memberId: n } : { userId: n };
 }
 
+/** The signed-in staff user's id, or undefined (also for members). */
+export const currentUserId = async () => (await currentSignedIn()).userId;
 /** The signed-in member's id, when a member signed in through an identity provider. */
-export async function currentMemberId(): Promise<number | undefined> {
-  const id = (await auth())?.user?.id;
-  if (!id?.startsWith(MEMBER_PREFIX)) return undefined;
-  const n = Number(id.slice(MEMBER_PREFIX.length));
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
+export const currentMemberId = async () => (await currentSignedIn()).memberId;

@@ -26,7 +26,7 @@ describe('carebase CLI', () => {
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--role');
     expect(run('frobnicate').stderr).toContain('Unknown command');
-  });
+  }, 90_000); // five CLI processes, each starting tsx and PGlite: slow on two busy cores
 
   it('refuses a PGlite dir that a running process holds', async () => {
     const holder = spawn('sleep', ['30']);
@@ -40,5 +40,5 @@ describe('carebase CLI', () => {
     }
     await new Promise((r) => holder.once('exit', r));
     expect(run('migrate').status).toBe(0);
-  });
+  }, 60_000);
 });

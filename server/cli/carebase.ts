@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { closeDb, getDb, migrateDb } from '@/db/client';
-import { printSeed, seed } from '@/db/seed';
+import { printSeed, seed } from '@/server/seed';
 import { countProjects, createProject } from '@/server/services/projects/projects';
 import { createUser, createUserInput } from '@/server/services/users/users';
 import { AppError } from '@/server/errors';

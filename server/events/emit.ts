@@ -2,10 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
+import { unsafeJsonPlaces } from '@/server/core/json';
 import { AppError } from '@/server/errors';
-import { notifyNewWork } from '@/server/executor';
+import { announceNewWork } from './work-notifier';
 import { markOnce, sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
-import type { EventName } from './catalogue';
+import { type EventName } from '@/server/core/event-names';
 
 export type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
 
@@ -35,6 +36,24 @@ export async function hooksForEvents(db: Queryable, projectIds: number[], names:
 }
 
 /**
+ * Why a `handle` answer cannot be the operation's output, or undefined when it can: it must be a JSON
+ * object that may be stored (CONTRACT 7: anything else fails the call with 502 and changes nothing).
+ */
+function handleAnswerProblem(body: string, truncated: boolean): string | undefined {
+  if (truncated) return 'the handle webhook answered more than 1 MiB';
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return 'the handle webhook did not answer JSON';
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'the handle webhook answered JSON that is not an object';
+  const unsafe = unsafeJsonPlaces(value)[0];
+  if (unsafe) return `the handle webhook's answer cannot be stored (${unsafe.path}: ${unsafe.message})`;
+  return undefined;
+}
+
+/**
  * A synchronous call (`before` or `handle`), logged as a one-attempt delivery. Any failure fails the API
  * call with 502 webhook_failed; a `handle` answer must be JSON, and becomes the operation's output.
  */
@@ -50,12 +69,9 @@ async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body:
   let failure: string | undefined = result.ok ? undefined : result.error;
   let output: unknown;
   if (result.ok && hook.strategy === 'handle') {
-    try {
-      output = JSON.parse(result.body);
-    } catch {
-      failure = 'the handle webhook did not answer JSON';
-      await markOnce(ctx.db, deliveryId, 'failed');
-    }
+    failure = handleAnswerProblem(result.body, result.truncated);
+    if (failure) await markOnce(ctx.db, deliveryId, 'failed');
+    else output = JSON.parse(result.body);
   }
   if (failure) throw new AppError('webhook_failed', `The ${hook.strategy} webhook ${hook.id} failed: ${failure}`);
   return output;
@@ -121,6 +137,6 @@ export async function recordEvents(
       }),
     )
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
-  onCommit(ctx, () => notifyNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
+  onCommit(ctx, () => announceNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
 }
 

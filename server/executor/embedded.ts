@@ -4,7 +4,6 @@ import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
 import { OutcomeBatcher } from './outcome-batcher';
 import { WakeableSleep } from './wakeable-sleep';
 
-export const LEASE_MS = 60_000;
 const IDLE_POLL_MS = 1_000;
 
 /**
@@ -20,7 +19,7 @@ export class EmbeddedExecutor {
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly outcomes = new OutcomeBatcher(getDb);
 
-  constructor(private readonly opts: { concurrency: number; leaseMs?: number }) {}
+  constructor(private readonly opts: { concurrency: number; leaseMs: number }) {}
 
   start(): void {
     if (this.running) return;
@@ -30,6 +29,10 @@ export class EmbeddedExecutor {
 
   wake(): void {
     this.nap.wake();
+  }
+
+  isRunning(): boolean {
+    return this.running;
   }
 
   async stop(): Promise<void> {
@@ -49,7 +52,7 @@ export class EmbeddedExecutor {
       const free = this.opts.concurrency - this.inFlight;
       if (free >= batch || (free > 0 && this.inFlight === 0)) {
         try {
-          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs ?? LEASE_MS);
+          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs);
         } catch (e) {
           console.error('[executor] claiming failed', e);
         }

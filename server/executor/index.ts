@@ -1,42 +1,48 @@
+import { getDb } from '@/db/client';
 import { getEnv } from '@/server/env';
+import { errorSummary } from '@/server/errors';
+import { runHousekeeping } from '@/server/jobs/housekeeping';
+import { registerWorker } from '@/server/events/work-notifier';
 import { EmbeddedExecutor } from './embedded';
 import { TransitionScheduler } from './scheduler';
 
 const KEY = Symbol.for('carebase.executor');
 type G = typeof globalThis & {
-  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; notify?: (work: NewDelivery[]) => Promise<void> };
+  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; unregister?: () => void; housekeeping?: NodeJS.Timeout };
 };
-const g = globalThis as G;
-const state = (g[KEY] ??= {});
+const state = ((globalThis as G)[KEY] ??= {});
+const HOUSEKEEPING_MS = 10 * 60_000;
 
 /**
  * Starts the embedded executor in this process (server boot, the standalone worker): the delivery loop
- * and the activity transition scheduler.
+ * and the activity transition scheduler. It registers with the events' work notifier, so commits that
+ * write deliveries wake it at once.
  */
 export function startEmbeddedExecutor(): EmbeddedExecutor {
-  state.embedded ??= new EmbeddedExecutor({ concurrency: getEnv().EXECUTOR_CONCURRENCY, leaseMs: getEnv().EXECUTOR_LEASE_MS });
-  state.embedded.start();
-  state.scheduler ??= new TransitionScheduler({ leaseMs: getEnv().EXECUTOR_LEASE_MS });
-  state.scheduler.start();
-  return state.embedded;
+  const env = getEnv();
+  const embedded = (state.embedded ??= new EmbeddedExecutor({ concurrency: env.EXECUTOR_CONCURRENCY, leaseMs: env.EXECUTOR_LEASE_MS }));
+  embedded.start();
+  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS }));
+  scheduler.start();
+  state.housekeeping ??= setInterval(() => {
+    getDb()
+      .then((db) => runHousekeeping(db, new Date()))
+      .catch((e: unknown) => console.error(`[executor] housekeeping failed: ${errorSummary(e)}`));
+  }, HOUSEKEEPING_MS).unref();
+  state.unregister ??= registerWorker({
+    name: 'embedded',
+    announce: () => embedded.wake(),
+    isRunning: () => embedded.isRunning() && scheduler.isRunning(),
+  });
+  return embedded;
 }
 
 export async function stopExecutor(): Promise<void> {
+  state.unregister?.();
+  clearInterval(state.housekeeping);
+  state.housekeeping = undefined;
   await Promise.all([state.embedded?.stop(), state.scheduler?.stop()]);
   state.embedded = undefined;
   state.scheduler = undefined;
-}
-
-/** With Inngest, new deliveries are announced as events; set by the Inngest module at boot. */
-export type NewDelivery = { deliveryId: number; webhookId: number };
-
-export function setWorkNotifier(notify: (work: NewDelivery[]) => Promise<void>): void {
-  state.notify = notify;
-}
-
-/** Called after a commit that wrote deliveries: wake the local loop, or tell Inngest. */
-export function notifyNewWork(work: NewDelivery[]): void {
-  if (work.length === 0) return;
-  state.embedded?.wake();
-  state.notify?.(work).catch((e: unknown) => console.error('[executor] could not announce new work', e));
+  state.unregister = undefined;
 }

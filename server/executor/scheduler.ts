@@ -49,6 +49,10 @@ export class TransitionScheduler {
     this.nap.wake();
   }
 
+  isRunning(): boolean {
+    return this.running;
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     this.wake();

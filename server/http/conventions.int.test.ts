@@ -1,5 +1,28 @@
-import { describe, expect, it } from 'vitest';
-import { apiClient, newProject } from '@/server/testing/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient, httpApiClient, newProject as newProjectInProcess, type ApiClient } from '@/server/testing/api';
+import { startHttpServer } from '@/server/testing/http-server';
+
+/**
+ * CONTRACT 1 and 2, run twice: through the route table in process, and over real HTTP against the
+ * production build (Next's own request handling once hid a 415 that the in-process dispatcher could not).
+ */
+let server: Awaited<ReturnType<typeof startHttpServer>>;
+beforeAll(async () => {
+  server = await startHttpServer();
+}, 120_000);
+afterAll(() => server.close());
+
+const transports: [string, () => { client: (token: string | undefined) => ApiClient; origin: string }][] = [
+  ['in process', () => ({ client: apiClient, origin: 'http://carebase.test' })],
+  ['over HTTP', () => ({ client: (token) => httpApiClient(server.url, token), origin: server.url })],
+];
+
+describe.each(transports)('%s', (_name, transport) => {
+const client = (token: string | undefined) => transport().client(token);
+const newProject = async () => {
+  const project = await newProjectInProcess();
+  return { ...project, api: client(project.apiKey) };
+};
 
 const expectProblem = (res: { status: number; headers: Headers; body: any }, status: number, code: string) => {
   expect(res.status).toBe(status);
@@ -10,9 +33,9 @@ const expectProblem = (res: { status: number; headers: Headers; body: any }, sta
 
 describe('authentication (CONTRACT 2)', () => {
   it('refuses missing, malformed and unknown tokens with 401', async () => {
-    expectProblem(await apiClient(undefined).get('/member'), 401, 'unauthenticated');
-    expectProblem(await apiClient('short').get('/member'), 401, 'unauthenticated');
-    expectProblem(await apiClient('cb_key_doesnotexistdoesnotexistdoesnotexist').get('/member'), 401, 'unauthenticated');
+    expectProblem(await client(undefined).get('/member'), 401, 'unauthenticated');
+    expectProblem(await client('short').get('/member'), 401, 'unauthenticated');
+    expectProblem(await client('cb_key_doesnotexistdoesnotexistdoesnotexist').get('/member'), 401, 'unauthenticated');
     const { api } = await newProject();
     const basic = await api.call('GET', '/member', { headers: { authorization: 'Basic dXNlcjpwYXNz' } });
     expectProblem(basic, 401, 'unauthenticated');
@@ -31,7 +54,7 @@ describe('authentication (CONTRACT 2)', () => {
     const [integration] = (await api.get('/integration')).body;
     const created = await api.post(`/integration/${integration.id}/key`);
     expect(created.status).toBe(201);
-    const second = apiClient(created.body.key);
+    const second = client(created.body.key);
     expect((await second.get('/member')).status).toBe(200);
     expect((await api.del(`/integration/${integration.id}/key/${created.body.id}`)).status).toBe(204);
     expectProblem(await second.get('/member'), 401, 'unauthenticated');
@@ -66,7 +89,7 @@ describe('authentication (CONTRACT 2)', () => {
     expectProblem(await api.get('/record', { actorId: foreign.id }), 400, 'invalid_request');
 
     const token = (await api.post(`/member/${m1.id}/token`)).body.token as string;
-    const asMember = apiClient(token);
+    const asMember = client(token);
     expect((await asMember.get('/record', { actorId: m1.id })).status).toBe(200);
     expectProblem(await asMember.get('/record', { actorId: m2.id }), 403, 'forbidden');
   });
@@ -116,7 +139,7 @@ describe('request conventions (CONTRACT 1)', () => {
     const { api } = await newProject();
     const created = await api.post('/member', { name: 'Loc' });
     expect(created.status).toBe(201);
-    expect(created.headers.get('location')).toBe(`http://carebase.test/api/v1/member/${created.body.id}`);
+    expect(created.headers.get('location')).toBe(`${transport().origin}/api/v1/member/${created.body.id}`);
     expect(created.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const read = await api.get(`/member/${created.body.id}`);
     expect(read.status).toBe(200);
@@ -144,7 +167,8 @@ describe('pagination (CONTRACT 1)', () => {
     let url: string | null = '/member?limit=2';
     let pages = 0;
     while (url) {
-      const u: URL = new URL(url, 'http://carebase.test/api/v1/');
+      const u: URL = new URL(url, `${transport().origin}/api/v1/`);
+      expect(u.origin).toBe(transport().origin);
       const res = await api.get(u.pathname.replace('/api/v1', ''), Object.fromEntries(u.searchParams));
       expect(res.status).toBe(200);
       seen.push(...res.body.map((m: any) => m.id));
@@ -173,4 +197,5 @@ describe('pagination (CONTRACT 1)', () => {
     expectProblem(await api.get('/member', { limit: 1001 }), 400, 'invalid_request');
     expect((await api.get('/member', { limit: 1000 })).status).toBe(200);
   });
+});
 });

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { derivedKey } from '@/server/auth/secrets';
+import { derivedKey } from '@/server/core/crypto';
 import { AppError } from '@/server/errors';
 
 /**

@@ -51,7 +51,7 @@ function operation(spec: RouteSpec) {
             ? { headers: { Link: { description: 'rel="next" when more rows exist', schema: { type: 'string' } } } }
             : {}),
           ...(status === '201' ? { headers: { Location: { schema: { type: 'string' } } } } : {}),
-          content: { 'application/json': { schema: spec.response ? schemaOf(spec.response, 'output') : {} } },
+          content: { 'application/json': { schema: spec.response ? schemaOf(spec.paginated ? z.array(spec.response) : spec.response, 'output') : {} } },
         };
   return {
     operationId: `${spec.method.toLowerCase()}${spec.path.replace(/\{(\w+)\}/g, 'By-$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

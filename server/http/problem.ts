@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, type FieldError } from '@/server/errors';
+import type { AppError } from '@/server/errors';
 
 const TITLES: Record<string, string> = {
   invalid_request: 'Invalid request',
@@ -10,7 +10,9 @@ const TITLES: Record<string, string> = {
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   rate_limited: 'Too many requests',
+  method_not_allowed: 'Method not allowed',
   webhook_failed: 'Webhook failed',
+  unavailable: 'Service unavailable',
   internal: 'Internal server error',
 };
 
@@ -26,26 +28,6 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem' });
 
-/** Zod issues as `{path, message}` with dotted paths (`fields.value`, `triggers.0.event`). */
-export function fieldErrors(error: z.ZodError, prefix?: string): FieldError[] {
-  return error.issues.flatMap((issue) => {
-    const base = [prefix, ...issue.path.map(String)].filter((p) => p !== undefined && p !== '').join('.');
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((key) => ({
-        path: base ? `${base}.${key}` : key,
-        message: 'Unknown field',
-      }));
-    }
-    return [{ path: base || (prefix ?? '(body)'), message: issue.message }];
-  });
-}
-
-export function toAppError(e: unknown): AppError {
-  if (e instanceof AppError) return e;
-  if (e instanceof z.ZodError) return new AppError('invalid_request', 'The request is invalid', fieldErrors(e));
-  return new AppError('internal', 'Something went wrong on our side; the request id identifies it in our logs');
-}
-
 export function problemResponse(err: AppError, requestId: string, extraHeaders?: HeadersInit): Response {
   const body = {
     type: `https://carebase.dev/problems/${err.code.replace(/_/g, '-')}`,
@@ -57,6 +39,7 @@ export function problemResponse(err: AppError, requestId: string, extraHeaders?:
     requestId,
   };
   const headers = new Headers(extraHeaders);
+  if (err.retryAfter !== undefined) headers.set('retry-after', String(err.retryAfter));
   headers.set('content-type', 'application/problem+json');
   headers.set('x-request-id', requestId);
   return new Response(JSON.stringify(body), { status: err.status, headers });

@@ -1,11 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { webhookDeliveries, webhooks } from '@/db/schema';
-import { decryptSecret } from '@/server/auth/secrets';
-import { expandUrl } from '@/server/services/webhooks/webhooks';
-import { FAILING_DISABLE_AFTER_MS, parseRetryAfter, retryDelayMs } from '@/server/webhooks/schedule';
+import { decryptSecret } from '@/server/core/crypto';
+import { FAILING_DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '@/server/webhooks/schedule';
+
+/** Attempts a delivery gets at most (the first and its retries). */
+export const MAX_DELIVERY_ATTEMPTS = MAX_ATTEMPTS;
 import type { Resolver } from '@/server/webhooks/safety';
 import { AFTER_TIMEOUT_MS, signAndPost, type AttemptValues } from '@/server/webhooks/send';
+import { expandUrl } from '@/server/webhooks/targets';
 import { rowsOf, ts } from './sql';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'blocked' | 'skipped';
@@ -165,8 +168,31 @@ export async function attemptDue(
   return delay === null ? 'failed' : 'retry';
 }
 
+/** Claims one named delivery if it is due and not leased (the Inngest path: one event, one row). */
+export async function claimDelivery(db: Queryable, deliveryId: number, now: Date, leaseMs: number): Promise<boolean> {
+  const result = await db.execute(sql`
+    update webhook_delivery set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
+    where id = ${deliveryId} and status = 'pending' and next_attempt_at <= ${ts(now)}
+      and (lease_until is null or lease_until < ${ts(now)})
+    returning id`);
+  return rowsOf(result).length === 1;
+}
+
 /** One attempt of the named delivery, if it is still pending (Inngest, tests, manual runs). */
 export async function attemptDelivery(db: Queryable, deliveryId: number, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
   const d = await loadDueDelivery(db, deliveryId, opts.now ?? new Date());
   return d ? attemptDue(db, d, opts) : 'skipped';
+}
+
+/**
+ * The Inngest path, one step: claims the named delivery (so a repeated event does nothing), attempts it,
+ * and says when its next attempt is due (null when there is none).
+ */
+export async function deliverNamed(db: Queryable, deliveryId: number, leaseMs: number): Promise<{ outcome: AttemptOutcome; nextAttemptAt: string | null }> {
+  const now = new Date();
+  if (!(await claimDelivery(db, deliveryId, now, leaseMs))) return { outcome: 'skipped', nextAttemptAt: null };
+  const outcome = await attemptDelivery(db, deliveryId, { now });
+  if (outcome !== 'retry') return { outcome, nextAttemptAt: null };
+  const [row] = await db.select({ at: webhookDeliveries.nextAttemptAt }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
+  return { outcome, nextAttemptAt: row?.at?.toISOString() ?? null };
 }

@@ -25,16 +25,6 @@ export async function claimDueDeliveries(db: Queryable, limit: number, now: Date
   return rowsOf<Parameters<typeof toDueDelivery>[0]>(result).map(toDueDelivery);
 }
 
-/** Claims one named delivery if it is due and not leased (the Inngest path: one event, one row). */
-export async function claimDelivery(db: Queryable, deliveryId: number, now: Date, leaseMs: number): Promise<boolean> {
-  const result = await db.execute(sql`
-    update webhook_delivery set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
-    where id = ${deliveryId} and status = 'pending' and next_attempt_at <= ${ts(now)}
-      and (lease_until is null or lease_until < ${ts(now)})
-    returning id`);
-  return rowsOf(result).length === 1;
-}
-
 /** Due deliveries nobody has taken for a while: announced again by the Inngest sweep. */
 export async function findStrandedDeliveries(db: Queryable, now: Date, graceMs: number, limit: number) {
   const result = await db.execute(sql`

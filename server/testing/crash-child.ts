@@ -22,8 +22,9 @@ async function produce() {
   for (let i = 0; i < Number(webhookCount); i++) {
     await createWebhook(ctx, { display: `w${i}`, url: `${receiverUrl}/w${i}`, triggers: [{ event: 'member_create' }] });
   }
-  for (let i = 0; i < Number(memberCount); i++) await createMember(ctx, { name: `m${i}` });
+  // Said first: the test may kill this process as soon as deliveries arrive.
   console.log(JSON.stringify({ projectId }));
+  for (let i = 0; i < Number(memberCount); i++) await createMember(ctx, { name: `m${i}` });
   startEmbeddedExecutor();
   await new Promise(() => {}); // until killed
 }

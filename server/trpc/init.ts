@@ -1,18 +1,19 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { currentUserId } from '@/server/auth/next-auth';
+import { resolveMemberContext } from '@/server/auth/member';
+import { currentSignedIn } from '@/server/auth/next-auth';
 import { resolveStaffContext } from '@/server/auth/staff';
-import { AppError } from '@/server/errors';
-import { fieldErrors } from '@/server/http/problem';
+import { unsafeJsonPlaces } from '@/server/core/json';
+import { AppError, asAppError, errorSummary, zodFieldErrors } from '@/server/errors';
 
-export type TrpcContext = { userId?: number; requestedProjectId?: number };
+export type TrpcContext = { userId?: number; memberId?: number; requestedProjectId?: number };
 
 /** Context for the fetch handler and the server caller: who is signed in, and which project they chose. */
 export async function createTrpcContext(opts: { projectCookie?: string }): Promise<TrpcContext> {
-  const userId = await currentUserId();
+  const { userId, memberId } = await currentSignedIn();
   const requestedProjectId = Number(opts.projectCookie) || undefined;
-  return { userId, requestedProjectId };
+  return { userId, memberId, requestedProjectId };
 }
 
 const TRPC_CODES = {
@@ -24,7 +25,9 @@ const TRPC_CODES = {
   payload_too_large: 'PAYLOAD_TOO_LARGE',
   unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
   rate_limited: 'TOO_MANY_REQUESTS',
+  method_not_allowed: 'METHOD_NOT_SUPPORTED',
   webhook_failed: 'BAD_GATEWAY',
+  unavailable: 'SERVICE_UNAVAILABLE',
   internal: 'INTERNAL_SERVER_ERROR',
 } as const;
 
@@ -33,13 +36,16 @@ const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const fields =
-      cause instanceof AppError ? cause.errors : cause instanceof z.ZodError ? fieldErrors(cause) : undefined;
+      cause instanceof AppError ? cause.errors : cause instanceof z.ZodError ? zodFieldErrors(cause) : undefined;
     return { ...shape, data: { ...shape.data, fieldErrors: fields ?? null, stack: undefined } };
   },
 });
 
-/** Maps AppError once for this transport; anything else becomes a bare internal error. */
-const errorMapper = t.middleware(async ({ next }) => {
+/**
+ * Maps errors once for this transport, as REST does: AppError by its code, a database that is busy or
+ * unreachable as SERVICE_UNAVAILABLE, and anything else as a bare internal error (logged without values).
+ */
+const errorMapper = t.middleware(async ({ next, path }) => {
   const result = await next();
   if (!result.ok) {
     const cause = result.error.cause;
@@ -47,16 +53,25 @@ const errorMapper = t.middleware(async ({ next }) => {
       throw new TRPCError({ code: TRPC_CODES[cause.code], message: cause.message, cause });
     }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      console.error(result.error);
+      const mapped = asAppError(cause ?? result.error);
+      if (mapped.code !== 'internal') throw new TRPCError({ code: TRPC_CODES[mapped.code], message: mapped.message, cause: mapped });
+      console.error(`[trpc] ${path} failed: ${errorSummary(cause ?? result.error)}`);
       throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Something went wrong on our side' });
     }
   }
   return result;
 });
 
+/** Input that cannot be stored (nested deeper than 64, NUL, unpaired surrogates) is refused here, for every procedure. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const unsafe = unsafeJsonPlaces(await getRawInput());
+  if (unsafe.length > 0) throw new AppError('invalid_request', 'The request is invalid', unsafe);
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(errorMapper);
+export const publicProcedure = t.procedure.use(errorMapper).use(storableInput);
 
 /** Signed-in staff, in the project they chose (or their first); `svc` is the service context. */
 export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
@@ -67,6 +82,16 @@ export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
   });
   const { svc, project, projects } = staff;
   return next({ ctx: { ...ctx, svc, project, projects } });
+});
+
+/** A member signed in through an identity provider, acting as themselves in their project (`/me`). */
+export const memberProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.memberId) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
+  const svc = await resolveMemberContext(ctx.memberId).catch((e: unknown) => {
+    if (e instanceof AppError) throw new TRPCError({ code: TRPC_CODES[e.code], message: e.message });
+    throw e;
+  });
+  return next({ ctx: { ...ctx, svc } });
 });
 
 /** Admin-only procedures; coordinators get FORBIDDEN before the service runs. */

@@ -35,11 +35,11 @@ describe('tRPC procedures over the same services', () => {
     expect(replaced.fields).toEqual({ a: 3 });
     const merged = await caller.records.update({ type: 'notes', id: record.id, fields: { c: 4 } });
     expect(merged.fields).toEqual({ a: 3, c: 4 });
-    expect((await caller.records.list({ fields: { c: 4 } })).map((r) => r.id)).toEqual([record.id]);
+    expect((await caller.records.list({ fields: { c: 4 } })).items.map((r) => r.id)).toEqual([record.id]);
     const integration = await caller.integrations.create({ display: 'CRM', slug: 'crm' });
     const { key } = await caller.integrations.createKey({ id: integration.id });
     expect(key).toMatch(/^cb_key_/);
-    expect((await caller.integrations.keys({ id: integration.id })).map((k) => k.prefix)).toEqual([key.slice(0, 12)]);
+    expect((await caller.integrations.keys({ id: integration.id })).items.map((k) => k.prefix)).toEqual([key.slice(0, 12)]);
   });
 
   it('maps service errors to tRPC codes with field errors kept as the cause', async () => {
@@ -56,12 +56,12 @@ describe('tRPC procedures over the same services', () => {
     const { caller, api } = await staffOf('coordinator');
     const member = (await api.post('/member', { name: 'Read me' })).body;
     await api.post('/record/secret', { memberId: member.id, fields: { x: 1 } });
-    expect((await caller.members.list({})).map((m) => m.name)).toEqual(['Read me']);
-    expect(await caller.records.list({})).toHaveLength(1);
+    expect((await caller.members.list({})).items.map((m) => m.name)).toEqual(['Read me']);
+    expect((await caller.records.list({})).items).toHaveLength(1);
     expect(await codeOf(caller.members.create({ name: 'No' }))).toBe('FORBIDDEN');
     expect(await codeOf(caller.members.issueToken({ id: member.id }))).toBe('FORBIDDEN');
     expect(await codeOf(caller.recordTypes.create({ type: 'x' }))).toBe('FORBIDDEN');
-    expect(await codeOf(caller.integrations.list())).toBe('FORBIDDEN');
+    expect(await codeOf(caller.integrations.list({}))).toBe('FORBIDDEN');
     expect((await api.get('/member')).body).toHaveLength(1);
   });
 
@@ -72,6 +72,6 @@ describe('tRPC procedures over the same services', () => {
     const caller = createCaller({ userId: mine.userId, requestedProjectId: other.projectId });
     const { current } = await caller.projects.mine();
     expect(current.id).toBe(mine.projectId);
-    expect(await caller.members.list({})).toEqual([]);
+    expect(await caller.members.list({})).toEqual({ items: [], next: null });
   });
 });

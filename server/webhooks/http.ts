@@ -1,13 +1,12 @@
-import net from 'node:net';
 import { Agent, request } from 'undici';
-import { BlockedTargetError, checkAddress, filteringLookup, systemResolver, type Resolver } from './safety';
+import { BlockedTargetError, checkLiteralHost, filteringLookup, systemResolver, type Resolver } from './safety';
 
 export const RESPONSE_RECORD_BYTES = 4096;
-/** The most we read of an answer (a `handle` answer is parsed as JSON); more is an error. */
+/** The most we read of an answer; the rest is not read (CONTRACT 7: cut, not a failure). */
 export const RESPONSE_MAX_BYTES = 1024 * 1024;
 
 export type CallResult =
-  | { ok: true; statusCode: number; headers: Record<string, string | string[] | undefined>; body: string; durationMs: number }
+  | { ok: true; statusCode: number; headers: Record<string, string | string[] | undefined>; body: string; truncated: boolean; durationMs: number }
   | { ok: false; statusCode: number | null; headers?: Record<string, string | string[] | undefined>; body?: string; error: string; blocked: boolean; durationMs: number };
 
 const agents = new Map<Resolver, Agent>();
@@ -43,8 +42,7 @@ export async function postJson(
   const resolver = opts.resolver ?? systemResolver;
   try {
     const target = new URL(url);
-    const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (net.isIP(host)) checkAddress(host);
+    checkLiteralHost(target);
     const signal = AbortSignal.timeout(opts.timeoutMs);
     const res = await request(target, {
       method: 'POST',
@@ -57,18 +55,23 @@ export async function postJson(
     });
     const chunks: Buffer[] = [];
     let size = 0;
+    let truncated = false;
     for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > RESPONSE_MAX_BYTES) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > RESPONSE_MAX_BYTES) {
+        chunks.push(buf.subarray(0, RESPONSE_MAX_BYTES - size));
+        truncated = true;
+        // Stop reading; the connection is not reused for an answer we did not finish.
         res.body.destroy();
-        return { ok: false, statusCode: res.statusCode, error: `answer larger than ${RESPONSE_MAX_BYTES} bytes`, blocked: false, durationMs: elapsed() };
+        break;
       }
-      chunks.push(chunk as Buffer);
+      size += buf.length;
+      chunks.push(buf);
     }
     const text = Buffer.concat(chunks).toString('utf8');
     const headersOut = res.headers as Record<string, string | string[] | undefined>;
     if (res.statusCode >= 200 && res.statusCode < 300) {
-      return { ok: true, statusCode: res.statusCode, headers: headersOut, body: text, durationMs: elapsed() };
+      return { ok: true, statusCode: res.statusCode, headers: headersOut, body: text, truncated, durationMs: elapsed() };
     }
     const error = res.statusCode >= 300 && res.statusCode < 400 ? `redirect (${res.statusCode}) not followed` : `HTTP ${res.statusCode}`;
     return { ok: false, statusCode: res.statusCode, headers: headersOut, body: text, error, blocked: false, durationMs: elapsed() };

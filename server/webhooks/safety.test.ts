@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postJson } from './http';
-import { BlockedTargetError, checkAddress } from './safety';
+import { BlockedTargetError, checkAddress, guardedFetch } from './safety';
 
 const production = { allowLoopback: false, allowed: [] };
 
@@ -25,6 +25,33 @@ describe('outbound address policy', () => {
   ])('refuses %s (%s) in production', (address, kind) => {
     expect(() => checkAddress(address, production)).toThrow(BlockedTargetError);
     expect(() => checkAddress(address, production)).toThrow(kind);
+  });
+
+  it.each([
+    ['::7f00:2', '127.0.0.2', 'IPv4-compatible'],
+    ['::a9fe:a9fe', '169.254.169.254', 'IPv4-compatible'],
+    ['::ffff:169.254.169.254', '169.254.169.254', 'IPv4-mapped'],
+    ['2002:a9fe:a9fe::1', '169.254.169.254', '6to4'],
+    ['2002:7f00:2::', '127.0.0.2', '6to4'],
+    ['64:ff9b::a00:1', '10.0.0.1', 'NAT64'],
+    ['64:ff9b::7f00:1', '127.0.0.1', 'NAT64'],
+  ])('judges %s by the IPv4 address it embeds (%s, %s) (defect 2)', (address, inner) => {
+    expect(() => checkAddress(address, production)).toThrow(`it embeds ${inner}`);
+  });
+
+  it('allows IPv6 forms embedding a public IPv4 address, and refuses Teredo and local NAT64 wholesale', () => {
+    expect(() => checkAddress('2002:5db8:d70e::1', production)).not.toThrow(); // 6to4 of 93.184.215.14
+    expect(() => checkAddress('64:ff9b::5db8:d70e', production)).not.toThrow();
+    expect(() => checkAddress('2001:0:4136:e378:8000:63bf:3fff:fdd2', production)).toThrow(BlockedTargetError);
+    expect(() => checkAddress('64:ff9b:1::a00:1', production)).toThrow(BlockedTargetError);
+  });
+
+  it('refuses 127.0.0.2 in production even where loopback is opened for 127.0.0.1 only', async () => {
+    const ipaddr = (await import('ipaddr.js')).default;
+    const e2e = { allowLoopback: false, allowed: [ipaddr.parseCIDR('127.0.0.1/32')] };
+    expect(() => checkAddress('127.0.0.1', e2e)).not.toThrow();
+    expect(() => checkAddress('127.0.0.2', e2e)).toThrow(BlockedTargetError);
+    expect(() => checkAddress('::7f00:2', e2e)).toThrow(BlockedTargetError);
   });
 
   it('allows public unicast addresses, loopback outside production, and WEBHOOK_ALLOWED_CIDRS', async () => {
@@ -67,11 +94,35 @@ describe('postJson', () => {
     expect(ok).toMatchObject({ ok: true, statusCode: 200 });
   });
 
-  it('times out, and refuses answers over the size cap', async () => {
+  it('times out, and cuts answers at the read cap without counting them as failures (CONTRACT 7)', async () => {
     const slow = await postJson(`${base}/slow`, {}, '{}', { timeoutMs: 300 });
     expect(slow).toMatchObject({ ok: false, statusCode: null, error: 'timed out after 0.3 s' });
     const big = await postJson(`${base}/big`, {}, '{}', { timeoutMs: 5_000 });
-    expect(big).toMatchObject({ ok: false, statusCode: 200 });
-    expect(!big.ok && big.error).toContain('larger than');
+    expect(big).toMatchObject({ ok: true, statusCode: 200, truncated: true });
+    expect(big.ok && big.body.length).toBe(1024 * 1024);
+  });
+});
+
+describe('guardedFetch (identity provider calls, defect 2)', () => {
+  it('never connects to a refused address: metadata service, private ranges, embedded forms, other schemes', async () => {
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[::a9fe:a9fe]/', 'http://10.0.0.1/.well-known/openid-configuration', 'file:///etc/passwd']) {
+      await expect(guardedFetch(url)).rejects.toBeInstanceOf(BlockedTargetError);
+    }
+  });
+
+  it('fetches from an allowed address and does not follow redirects', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/redirect') res.writeHead(302, { location: 'http://169.254.169.254/' }).end();
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"issuer":"x"}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      expect(await (await guardedFetch(`${base}/.well-known/openid-configuration`)).json()).toEqual({ issuer: 'x' });
+      const redirected = await guardedFetch(`${base}/redirect`);
+      expect(redirected.status).toBe(302);
+    } finally {
+      server.close();
+    }
   });
 });

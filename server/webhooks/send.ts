@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { integrations, webhookAttempts, webhookDeliveries } from '@/db/schema';
-import { activeSecrets, expandUrl } from '@/server/services/webhooks/webhooks';
+import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import pkg from '@/package.json';
 import { postJson, RESPONSE_RECORD_BYTES, type CallResult } from './http';
 import type { Resolver } from './safety';
+import { storableText } from '@/server/core/json';
 import { signatureHeader } from './signing';
+import { activeSecrets, expandUrl, integrationEndpoint } from './targets';
 
 export const USER_AGENT = `Carebase/${pkg.version}`;
 export const AFTER_TIMEOUT_MS = 15_000;
@@ -17,12 +18,8 @@ export type ResolvedTarget = { url: string | null; secrets: string[] };
 export type AttemptValues = typeof webhookAttempts.$inferInsert;
 
 export async function resolveTarget(db: Queryable, webhook: Webhook, now: Date): Promise<ResolvedTarget> {
-  let endpointUrl: string | null = null;
-  if (webhook.configurationId) {
-    const [row] = await db.select({ endpointUrl: integrations.endpointUrl }).from(integrations).where(eq(integrations.id, webhook.configurationId));
-    endpointUrl = row?.endpointUrl ?? null;
-  }
-  return { url: expandUrl(webhook.url, endpointUrl), secrets: await activeSecrets({ db }, webhook.id, now) };
+  const endpointUrl = await integrationEndpoint(db, webhook.configurationId);
+  return { url: expandUrl(webhook.url, endpointUrl), secrets: await activeSecrets(db, webhook.id, now) };
 }
 
 /**
@@ -47,7 +44,8 @@ export async function signAndPost(
   const result: CallResult = target.url
     ? await postJson(target.url, headers, delivery.payload, { timeoutMs: opts.timeoutMs, resolver: opts.resolver })
     : { ok: false, statusCode: null, error: 'the integration has no endpointUrl for //endpoint', blocked: false, durationMs: 0 };
-  const response = result.body === undefined ? null : Buffer.from(result.body).subarray(0, RESPONSE_RECORD_BYTES).toString('utf8');
+  // What a receiver answers is stored for people to read: cut to 4 KiB, and made storable (NUL, broken UTF-16).
+  const response = result.body === undefined ? null : storableText(Buffer.from(result.body).subarray(0, RESPONSE_RECORD_BYTES).toString('utf8'));
   return {
     result,
     attempt: {
@@ -56,7 +54,7 @@ export async function signAndPost(
       startedAt: opts.now,
       durationMs: result.durationMs,
       statusCode: result.statusCode,
-      error: result.ok ? null : result.error,
+      error: result.ok ? null : storableText(result.error),
       response,
       requestHeaders: { ...headers, 'webhook-signature': headers['webhook-signature']!.replace(/,[^ ]+/g, ',…') },
       url: target.url ?? '(no endpointUrl)',

@@ -1,13 +1,20 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
 import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, TextAreaField, TextField, formatDate } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+import { checkWith } from '@/app/_components/form-validation';
+import { createIdentityProviderInput, updateIdentityProviderInput, type IdentityProviderDto } from '@/server/services/identity/schemas';
+import type { z } from 'zod';
 
-type Provider = { id: number; display: string; issuer: string; clientId: string; mapping: Record<string, string>; createdAt: string };
-type Values = { display: string; issuer: string; clientId: string; clientSecret?: string; mapping: Record<string, string> };
+const PAGE_SIZE = 25;
+
+type Provider = IdentityProviderDto;
+/** What the form submits: every field when creating (checked with the create schema), the changes when editing. */
+type Values = z.output<typeof updateIdentityProviderInput>;
 
 function ProviderForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: {
   initial?: Provider;
@@ -19,7 +26,8 @@ function ProviderForm({ initial, submitLabel, busy, error, onSubmit, onCancel }:
 }) {
   const [mappingText, setMappingText] = useState(JSON.stringify(initial?.mapping ?? { name: 'name', email: 'email' }, null, 2));
   const [mappingError, setMappingError] = useState<string | undefined>();
-  const errors = fieldErrorsOf(error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(error), ...local };
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -27,13 +35,17 @@ function ProviderForm({ initial, submitLabel, busy, error, onSubmit, onCancel }:
     setMappingError(mapping.error);
     if (mapping.error) return;
     const secret = String(f.get('clientSecret') ?? '');
-    onSubmit({
+    const values = {
       display: String(f.get('display') ?? '').trim(),
       issuer: String(f.get('issuer') ?? '').trim(),
       clientId: String(f.get('clientId') ?? '').trim(),
       ...(secret || !initial ? { clientSecret: secret } : {}),
-      mapping: mapping.value as Record<string, string>,
-    });
+      mapping: mapping.value,
+    };
+    // Creating needs every field; editing leaves out the secret unless a new one was typed.
+    const checked = checkWith(initial ? updateIdentityProviderInput : createIdentityProviderInput, values);
+    setLocal(checked.errors ?? {});
+    if (checked.value) onSubmit(checked.value);
   }
   const mappingServerError = Object.entries(errors).find(([k]) => k.startsWith('mapping'));
   return (
@@ -80,7 +92,8 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const list = useQuery(trpc.identityProviders.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.identityProviders.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.identityProviders.list.queryKey() });
   const create = useMutation(trpc.identityProviders.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
   const update = useMutation(trpc.identityProviders.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
@@ -95,13 +108,13 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
       />
       {editing === 'new' && (
         <Card title="New identity provider" className="mb-6">
-          <ProviderForm submitLabel="Create identity provider" busy={create.isPending} error={create.error} onSubmit={(v) => create.mutate({ ...v, clientSecret: v.clientSecret ?? '' })} onCancel={() => setEditing(null)} />
+          <ProviderForm submitLabel="Create identity provider" busy={create.isPending} error={create.error} onSubmit={(v) => create.mutate(v as z.output<typeof createIdentityProviderInput>)} onCancel={() => setEditing(null)} />
         </Card>
       )}
       <ErrorNotice error={list.error ?? remove.error} onRetry={list.error ? () => void list.refetch() : undefined} />
       {list.isPending ? (
         <Loading label="Loading identity providers…" />
-      ) : list.data?.length === 0 ? (
+      ) : list.data?.items.length === 0 ? (
         editing === null && (
           <EmptyState title="No identity providers yet" action={<Button onClick={() => setEditing('new')}>New identity provider</Button>}>
             Add one to let members sign in and see their own records.
@@ -109,7 +122,7 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
         )
       ) : (
         <ul className="space-y-4" aria-label="Identity providers">
-          {list.data?.map((p) => (
+          {list.data?.items.map((p) => (
             <li key={p.id}>
               <Card
                 title={p.display}
@@ -153,6 +166,7 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
           ))}
         </ul>
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

@@ -1,11 +1,14 @@
 'use client';
 
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import type { z } from 'zod';
 import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
+import { checkWith } from '@/app/_components/form-validation';
 import { Button, ErrorNotice, TextField } from '@/app/_components/ui';
+import { createIntegrationInput } from '@/server/services/integrations/schemas';
 
-export type IntegrationValues = { display: string; slug: string; endpointUrl: string | null };
+export type IntegrationValues = z.output<typeof createIntegrationInput>;
 
 export function IntegrationForm({
   initial,
@@ -15,12 +18,15 @@ export function IntegrationForm({
   onSubmit,
   onCancel,
 }: FormProps<IntegrationValues>) {
-  const errors = fieldErrorsOf(error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(error), ...local };
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const endpointUrl = String(f.get('endpointUrl') ?? '').trim();
-    onSubmit({ display: String(f.get('display') ?? '').trim(), slug: String(f.get('slug') ?? '').trim(), endpointUrl: endpointUrl || null });
+    const checked = checkWith(createIntegrationInput, { display: String(f.get('display') ?? '').trim(), slug: String(f.get('slug') ?? '').trim(), endpointUrl: endpointUrl || null });
+    setLocal(checked.errors ?? {});
+    if (checked.value) onSubmit(checked.value);
   }
   return (
     <form onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>

@@ -1,11 +1,14 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+
+const PAGE_SIZE = 25;
 import { IntegrationForm } from './integration-form';
 
 export function IntegrationsPage() {
@@ -13,7 +16,8 @@ export function IntegrationsPage() {
   const queryClient = useQueryClient();
   const router = useRouter();
   const [creating, setCreating] = useState(false);
-  const list = useQuery(trpc.integrations.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.integrations.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const create = useMutation(
     trpc.integrations.create.mutationOptions({
       onSuccess: async (i) => {
@@ -37,14 +41,14 @@ export function IntegrationsPage() {
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading integrations…" />
-      ) : list.data && list.data.length === 0 ? (
+      ) : list.data && list.data.items.length === 0 ? (
         <EmptyState title="No integrations yet" action={<Button onClick={() => setCreating(true)}>New integration</Button>}>
           Create one per system that talks to Carebase, then give it an API key.
         </EmptyState>
       ) : (
         list.data && (
           <Table caption="Integrations" head={['Name', 'Slug', 'Endpoint', 'Created']}>
-            {list.data.map((i) => (
+            {list.data.items.map((i) => (
               <tr key={i.id} className="hover:bg-slate-50">
                 <Td>
                   <Link href={`/integrations/${i.id}`} className="font-medium text-brand-700 hover:underline">
@@ -59,6 +63,7 @@ export function IntegrationsPage() {
           </Table>
         )
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

@@ -2,10 +2,13 @@
 
 import { useState, type FormEvent } from 'react';
 import type { FormProps } from '@/app/_components/form-props';
+import type { z } from 'zod';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
+import { checkWith } from '@/app/_components/form-validation';
+import { createMemberInput } from '@/server/services/members/schemas';
 import { Button, ErrorNotice, TextAreaField, TextField } from '@/app/_components/ui';
 
-export type MemberValues = { name: string | null; email: string | null; role: string; externalId: string | null; meta: Record<string, unknown> };
+export type MemberValues = z.output<typeof createMemberInput>;
 
 /** Create and edit share this form; empty text fields are sent as null. */
 export function MemberForm({
@@ -18,7 +21,8 @@ export function MemberForm({
 }: FormProps<MemberValues>) {
   const [metaText, setMetaText] = useState(JSON.stringify(initial?.meta ?? {}, null, 2));
   const [metaError, setMetaError] = useState<string | undefined>();
-  const errors = fieldErrorsOf(error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(error), ...local };
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -30,7 +34,10 @@ export function MemberForm({
       const v = String(form.get(name) ?? '').trim();
       return v === '' ? null : v;
     };
-    onSubmit({ name: text('name'), email: text('email'), role: text('role') ?? 'user', externalId: text('externalId'), meta: meta.value! });
+    // The API's own rules, checked before sending (the server checks them again).
+    const checked = checkWith(createMemberInput, { name: text('name'), email: text('email'), role: text('role') ?? 'user', externalId: text('externalId'), meta: meta.value! });
+    setLocal(checked.errors ?? {});
+    if (checked.value) onSubmit(checked.value);
   }
 
   return (

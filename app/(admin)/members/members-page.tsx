@@ -23,7 +23,7 @@ export function MembersPage() {
   const pager = usePager();
   const deferredSearch = useDeferredValue(search);
   const list = useQuery({
-    ...trpc.members.list.queryOptions({ search: deferredSearch || undefined, role: role || undefined, limit: LIMIT, afterId: pager.afterId }),
+    ...trpc.members.list.queryOptions({ search: deferredSearch || undefined, role: role || undefined, limit: LIMIT, cursor: pager.cursor }),
     placeholderData: keepPreviousData,
   });
   const create = useMutation(
@@ -34,7 +34,7 @@ export function MembersPage() {
       },
     }),
   );
-  const rows = list.data ?? [];
+  const rows = list.data?.items ?? [];
   const filtered = Boolean(search || role);
 
   return (
@@ -84,7 +84,7 @@ export function MembersPage() {
       ) : (
         <>
           <Table caption="Members" head={['Name', 'Email', 'Role', 'External ID', 'Created']}>
-            {rows.slice(0, LIMIT).map((m) => (
+            {rows.map((m) => (
               <tr key={m.id} className="hover:bg-slate-50">
                 <Td>
                   <Link href={`/members/${m.id}`} className="font-medium text-brand-700 hover:underline">
@@ -100,7 +100,7 @@ export function MembersPage() {
               </tr>
             ))}
           </Table>
-          <PagerControls pager={pager} rows={rows} limit={LIMIT} />
+          <PagerControls pager={pager} next={list.data?.next} />
         </>
       )}
     </>

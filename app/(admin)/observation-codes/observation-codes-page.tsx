@@ -1,27 +1,36 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+import { checkWith } from '@/app/_components/form-validation';
+import { createObservationCodeInput, OBSERVATION_TYPES, type ObservationCodeDto } from '@/server/services/careplans/schemas';
+import type { z } from 'zod';
 
-type Code = { id: number; slug: string; display: string; type: 'date' | 'number' | 'string' | 'boolean' };
+const PAGE_SIZE = 25;
+
+type Code = ObservationCodeDto;
 
 function CodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: {
   initial?: Code;
   submitLabel: string;
   busy: boolean;
   error: unknown;
-  onSubmit: (v: { slug: string; display: string; type: Code['type'] }) => void;
+  onSubmit: (v: z.output<typeof createObservationCodeInput>) => void;
   onCancel: () => void;
 }) {
-  const errors = fieldErrorsOf(error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(error), ...local };
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    onSubmit({ slug: String(f.get('slug') ?? '').trim(), display: String(f.get('display') ?? '').trim(), type: (String(f.get('type') ?? initial?.type ?? 'date')) as Code['type'] });
+    const checked = checkWith(createObservationCodeInput, { slug: String(f.get('slug') ?? '').trim(), display: String(f.get('display') ?? '').trim(), type: String(f.get('type') ?? initial?.type ?? 'date') });
+    setLocal(checked.errors ?? {});
+    if (checked.value) onSubmit(checked.value);
   }
   return (
     <form onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>
@@ -30,10 +39,11 @@ function CodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: {
         <TextField label="Display name" name="display" defaultValue={initial?.display} error={errors.display} placeholder="Surgery date" />
         <TextField label="Slug" name="slug" defaultValue={initial?.slug} error={errors.slug} placeholder="surgery-date" />
         <SelectField label="Type" name="type" defaultValue={initial?.type ?? 'date'} disabled={Boolean(initial)} error={errors.type} hint={initial ? 'Fixed: observations depend on it' : 'Only date codes can anchor a schedule'}>
-          <option value="date">date</option>
-          <option value="number">number</option>
-          <option value="string">string</option>
-          <option value="boolean">boolean</option>
+          {OBSERVATION_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
         </SelectField>
       </div>
       <div className="flex gap-2">
@@ -53,11 +63,12 @@ export function ObservationCodesPage() {
   const queryClient = useQueryClient();
   const isAdmin = useIsAdmin();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const list = useQuery(trpc.observationCodes.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.observationCodes.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.observationCodes.list.queryKey() });
   const create = useMutation(trpc.observationCodes.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
   const update = useMutation(trpc.observationCodes.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
-  const editingCode = typeof editing === 'number' ? list.data?.find((c) => c.id === editing) : undefined;
+  const editingCode = typeof editing === 'number' ? list.data?.items.find((c) => c.id === editing) : undefined;
 
   return (
     <>
@@ -86,7 +97,7 @@ export function ObservationCodesPage() {
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading observation codes…" />
-      ) : list.data?.length === 0 ? (
+      ) : list.data?.items.length === 0 ? (
         editing === null && (
           <EmptyState title="No observation codes yet" action={isAdmin && <Button onClick={() => setEditing('new')}>New observation code</Button>}>
             Create a date code (for example a surgery date) before building a template around it.
@@ -95,7 +106,7 @@ export function ObservationCodesPage() {
       ) : (
         list.data && (
           <Table caption="Observation codes" head={['Display name', 'Slug', 'Type', '']}>
-            {list.data.map((c) => (
+            {list.data.items.map((c) => (
               <tr key={c.id}>
                 <Td className="font-medium text-slate-900">{c.display}</Td>
                 <Td className="font-mono text-xs">{c.slug}</Td>
@@ -114,6 +125,7 @@ export function ObservationCodesPage() {
           </Table>
         )
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

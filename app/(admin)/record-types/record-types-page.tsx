@@ -1,13 +1,18 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+import { checkWith } from '@/app/_components/form-validation';
+import { createRecordTypeInput } from '@/server/services/records/schemas';
+
+const PAGE_SIZE = 25;
 
 export function RecordTypesPage() {
   const trpc = useTRPC();
@@ -15,7 +20,8 @@ export function RecordTypesPage() {
   const router = useRouter();
   const isAdmin = useIsAdmin();
   const [creating, setCreating] = useState(false);
-  const list = useQuery(trpc.recordTypes.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.recordTypes.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const create = useMutation(
     trpc.recordTypes.create.mutationOptions({
       onSuccess: async (t) => {
@@ -24,7 +30,8 @@ export function RecordTypesPage() {
       },
     }),
   );
-  const errors = fieldErrorsOf(create.error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(create.error), ...local };
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -33,7 +40,9 @@ export function RecordTypesPage() {
       .split(',')
       .map((r) => r.trim())
       .filter(Boolean);
-    create.mutate({ type: String(form.get('type') ?? '').trim(), permissions: Object.fromEntries(roles.map((r) => [r, { read: true }])) });
+    const checked = checkWith(createRecordTypeInput, { type: String(form.get('type') ?? '').trim(), permissions: Object.fromEntries(roles.map((r) => [r, { read: true }])) });
+    setLocal(checked.errors ?? {});
+    if (checked.value) create.mutate(checked.value);
   }
 
   return (
@@ -71,14 +80,14 @@ export function RecordTypesPage() {
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading record types…" />
-      ) : list.data && list.data.length === 0 ? (
+      ) : list.data && list.data.items.length === 0 ? (
         <EmptyState title="No record types yet" action={isAdmin && <Button onClick={() => setCreating(true)}>New record type</Button>}>
           Without a record type, records of a type are readable by admins only.
         </EmptyState>
       ) : (
         list.data && (
           <Table caption="Record types" head={['Type', 'Read', 'Write', 'Updated']}>
-            {list.data.map((t) => {
+            {list.data.items.map((t) => {
               const granted = (flag: 'read' | 'write') => Object.entries(t.permissions).filter(([, f]) => f[flag]).map(([role]) => role);
               return (
                 <tr key={t.id} className="hover:bg-slate-50">
@@ -104,6 +113,7 @@ export function RecordTypesPage() {
           </Table>
         )
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

@@ -2,65 +2,50 @@
 
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
-import { Button, ErrorNotice, SelectField, TextAreaField, TextField } from '@/app/_components/ui';
-
-type Option = { id: number; label: string };
+import { MemberPicker, RecordTypeField } from '@/app/_components/pickers';
+import { checkWith } from '@/app/_components/form-validation';
+import { Button, ErrorNotice, TextAreaField } from '@/app/_components/ui';
+import { createRecordInput, recordTypeName } from '@/server/services/records/schemas';
 
 export function RecordForm({
-  types,
-  members,
   busy,
   error,
   onSubmit,
   onCancel,
 }: {
-  types: string[];
-  members: Option[];
   busy: boolean;
   error: unknown;
   onSubmit: (v: { type: string; memberId: number; fields: Record<string, unknown> }) => void;
   onCancel: () => void;
 }) {
+  const [type, setType] = useState('');
+  const [member, setMember] = useState<{ id: number; label: string } | null>(null);
   const [fieldsText, setFieldsText] = useState('{\n  \n}');
   const [local, setLocal] = useState<Record<string, string | undefined>>({});
   const errors = { ...fieldErrorsOf(error), ...Object.fromEntries(Object.entries(local).filter(([, v]) => v)) } as Record<string, string>;
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    const type = String(form.get('type') ?? '').trim();
-    const memberId = Number(form.get('memberId'));
     const fields = parseJsonObject(fieldsText);
-    const next = {
-      type: type ? undefined : 'Choose or type a record type',
-      memberId: memberId > 0 ? undefined : 'Choose a member',
-      fields: fields.error,
-    };
-    setLocal(next);
-    if (next.type || next.memberId || next.fields) return;
-    onSubmit({ type, memberId, fields: fields.value! });
+    // The API's rules (a type name, a member, a JSON object), with the empty pickers said for people.
+    const checked = checkWith(createRecordInput.extend({ type: recordTypeName }), { type: type.trim(), memberId: member?.id, fields: fields.value });
+    setLocal({
+      ...(checked.errors ?? {}),
+      ...(!type.trim() ? { type: 'Choose or type a record type' } : {}),
+      ...(!member ? { memberId: 'Choose a member' } : {}),
+      ...(fields.error ? { fields: fields.error } : {}),
+    });
+    if (checked.value && !fields.error) onSubmit(checked.value);
   }
 
   return (
     <form onSubmit={submit} className="space-y-4" noValidate aria-label="New record">
       <ErrorNotice error={formErrorOf(error)} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField label="Type" name="type" list="record-type-options" placeholder="profile" error={errors.type} hint="A record type, or any name (then only admins can read it)" />
-        <datalist id="record-type-options">
-          {types.map((t) => (
-            <option key={t} value={t} />
-          ))}
-        </datalist>
-        <SelectField label="Member" name="memberId" defaultValue="" error={errors.memberId}>
-          <option value="" disabled>
-            Choose a member…
-          </option>
-          {members.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.label}
-            </option>
-          ))}
-        </SelectField>
+        <div>
+          <RecordTypeField value={type} onChange={setType} placeholder="profile" error={errors.type} hint="A record type, or any name (then only admins can read it)" />
+        </div>
+        <MemberPicker required value={member?.id ?? null} selectedLabel={member?.label} onChange={(o) => setMember(o)} error={errors.memberId} />
       </div>
       <TextAreaField
         label="Fields (JSON object)"

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { parseJsonObject } from '@/app/_components/errors';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, TextAreaField } from '@/app/_components/ui';
+import { MemberPicker, memberLabel as labelOfMember, RecordTypeField } from '@/app/_components/pickers';
+import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, TextAreaField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { RecordForm } from './record-form';
 import { RecordRow } from './record-row';
@@ -17,21 +18,19 @@ export function RecordsPage() {
   const queryClient = useQueryClient();
   const isAdmin = useIsAdmin();
   const [type, setType] = useState('');
-  const [memberId, setMemberId] = useState('');
+  const [member, setMember] = useState<{ id: number; label: string } | null>(null);
   const [fieldsText, setFieldsText] = useState('');
   const [creating, setCreating] = useState(false);
   const pager = usePager();
   const fieldsFilter = fieldsText.trim() === '' ? { value: undefined } : parseJsonObject(fieldsText);
 
-  const types = useQuery(trpc.recordTypes.list.queryOptions());
-  const members = useQuery(trpc.members.list.queryOptions({ limit: 200, afterId: 0 }));
   const list = useQuery({
     ...trpc.records.list.queryOptions({
       type: type || undefined,
-      memberId: memberId ? Number(memberId) : undefined,
+      memberId: member?.id,
       fields: fieldsFilter.value,
       limit: LIMIT,
-      afterId: pager.afterId,
+      cursor: pager.cursor,
     }),
     enabled: !fieldsFilter.error,
     placeholderData: keepPreviousData,
@@ -45,10 +44,10 @@ export function RecordsPage() {
     }),
   );
 
-  const memberLabel = new Map((members.data ?? []).map((m) => [m.id, m.name ?? m.email ?? `Member #${m.id}`]));
-  const rows = list.data ?? [];
-  const filtered = Boolean(type || memberId || fieldsText.trim());
-  const typeNames = (types.data ?? []).map((t) => t.type);
+  const rows = list.data?.items ?? [];
+  const names = useQuery({ ...trpc.members.names.queryOptions({ ids: rows.map((r) => r.memberId) }), enabled: rows.length > 0, placeholderData: keepPreviousData });
+  const memberLabelOf = new Map((names.data ?? []).map((m) => [m.id, labelOfMember(m)]));
+  const filtered = Boolean(type || member || fieldsText.trim());
 
   return (
     <>
@@ -60,8 +59,6 @@ export function RecordsPage() {
       {creating && (
         <Card title="New record" className="mb-6">
           <RecordForm
-            types={typeNames}
-            members={(members.data ?? []).slice(0, 200).map((m) => ({ id: m.id, label: `${m.name ?? m.email ?? 'Member'} (#${m.id})` }))}
             busy={create.isPending}
             error={create.error}
             onSubmit={(v) => create.mutate(v)}
@@ -70,36 +67,25 @@ export function RecordsPage() {
         </Card>
       )}
       <section aria-label="Filters" className="mb-4 grid gap-3 rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200 md:grid-cols-[12rem_14rem_1fr]">
-        <SelectField
-          label="Type"
-          value={type}
-          onChange={(e) => {
-            setType(e.target.value);
+        <div>
+          <RecordTypeField
+            value={type}
+            placeholder="All types"
+            onChange={(t) => {
+              setType(t);
+              pager.reset();
+            }}
+          />
+        </div>
+        <MemberPicker
+          value={member?.id ?? null}
+          selectedLabel={member?.label}
+          placeholder="All members"
+          onChange={(o) => {
+            setMember(o);
             pager.reset();
           }}
-        >
-          <option value="">All types</option>
-          {typeNames.map((t) => (
-            <option key={t} value={t}>
-              {t}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Member"
-          value={memberId}
-          onChange={(e) => {
-            setMemberId(e.target.value);
-            pager.reset();
-          }}
-        >
-          <option value="">All members</option>
-          {(members.data ?? []).slice(0, 200).map((m) => (
-            <option key={m.id} value={m.id}>
-              {memberLabel.get(m.id)} (#{m.id})
-            </option>
-          ))}
-        </SelectField>
+        />
         <TextAreaField
           label="Fields filter (JSON)"
           rows={1}
@@ -127,11 +113,11 @@ export function RecordsPage() {
       ) : (
         <>
           <Table caption="Records" head={['ID', 'Type', 'Member', 'Fields', 'Updated', '']}>
-            {rows.slice(0, LIMIT).map((r) => (
-              <RecordRow key={r.id} record={r} memberLabel={memberLabel.get(r.memberId) ?? `Member #${r.memberId}`} />
+            {rows.map((r) => (
+              <RecordRow key={r.id} record={r} memberLabel={memberLabelOf.get(r.memberId) ?? `Member #${r.memberId}`} />
             ))}
           </Table>
-          <PagerControls pager={pager} rows={rows} limit={LIMIT} />
+          <PagerControls pager={pager} next={list.data?.next} />
         </>
       )}
     </>

@@ -1,8 +1,8 @@
-import { TemplatesPage } from './templates-page';
+import { DefinitionsPage } from './definitions-page';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Templates' };
 
 export default function Page() {
-  return <TemplatesPage />;
+  return <DefinitionsPage />;
 }

@@ -4,11 +4,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
-import { Button, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
+import { Button, ErrorNotice, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
-import { EVENT_NAMES, type EventName } from '@/server/events/catalogue';
+import { EVENT_NAMES, type EventName } from '@/server/core/event-names';
+import { createWebhookInput, type STRATEGIES } from '@/server/services/webhooks/schemas';
+import { checkWith } from '@/app/_components/form-validation';
+import { IntegrationPicker } from '@/app/_components/pickers';
 
-type Strategy = 'after' | 'handle' | 'before';
+type Strategy = (typeof STRATEGIES)[number];
 export type WebhookValues = { display: string; url: string; configurationId: number | null; triggers: { event: EventName; strategy: Strategy }[] };
 
 const STRATEGY_HELP: Record<Strategy, string> = {
@@ -33,12 +36,14 @@ export function WebhookForm({
   onCancel,
 }: FormProps<WebhookValues>) {
   const trpc = useTRPC();
-  const integrations = useQuery(trpc.integrations.list.queryOptions());
+  const [integration, setIntegration] = useState<{ id: number; label?: string } | null>(initial?.configurationId ? { id: initial.configurationId } : null);
+  const current = useQuery({ ...trpc.integrations.get.queryOptions({ id: integration?.id ?? 0 }), enabled: Boolean(integration && !integration.label) });
   const [triggers, setTriggers] = useState<Partial<Record<EventName, Strategy>>>(
     Object.fromEntries((initial?.triggers ?? []).map((t) => [t.event, t.strategy])),
   );
   const [localError, setLocalError] = useState<string | null>(null);
-  const errors = fieldErrorsOf(error);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(error), ...local };
   const triggerError = localError ?? Object.entries(errors).find(([k]) => k.startsWith('triggers'))?.[1];
   const count = Object.values(triggers).filter(Boolean).length;
 
@@ -50,8 +55,10 @@ export function WebhookForm({
       .map(([event, strategy]) => ({ event: event as EventName, strategy: strategy! }));
     if (list.length === 0) return setLocalError('Choose at least one event');
     setLocalError(null);
-    const configurationId = Number(f.get('configurationId')) || null;
-    onSubmit({ display: String(f.get('display') ?? '').trim(), url: String(f.get('url') ?? '').trim(), configurationId, triggers: list });
+    const configurationId = integration?.id ?? null;
+    const checked = checkWith(createWebhookInput, { display: String(f.get('display') ?? '').trim(), url: String(f.get('url') ?? '').trim(), configurationId, triggers: list });
+    setLocal(checked.errors ?? {});
+    if (checked.value) onSubmit({ ...checked.value, configurationId: checked.value.configurationId ?? null, triggers: list });
   }
 
   return (
@@ -59,15 +66,13 @@ export function WebhookForm({
       <ErrorNotice error={formErrorOf(error)} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="display" defaultValue={initial?.display ?? ''} error={errors.display} placeholder="CRM: new members" />
-        <SelectField label="Integration" name="configurationId" defaultValue={initial?.configurationId ?? ''} error={errors.configurationId} hint="Needed for URLs starting with //endpoint">
-          <option value="">None</option>
-          {(integrations.data ?? []).map((i) => (
-            <option key={i.id} value={i.id}>
-              {i.display}
-              {i.endpointUrl ? ` (${i.endpointUrl})` : ''}
-            </option>
-          ))}
-        </SelectField>
+        <IntegrationPicker
+          value={integration?.id ?? null}
+          selectedLabel={integration?.label ?? current.data?.display}
+          onChange={(o) => setIntegration(o && { id: o.id, label: o.label })}
+          error={errors.configurationId}
+          hint="Optional; needed for URLs starting with //endpoint"
+        />
       </div>
       <TextField
         label="URL"

@@ -1,13 +1,18 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+import { STRATEGIES } from '@/server/services/webhooks/schemas';
+
+const PAGE_SIZE = 25;
 
 export function WebhooksPage() {
   const trpc = useTRPC();
-  const list = useQuery(trpc.webhooks.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.webhooks.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const newButton = (
     <Link href="/webhooks/new" className="inline-flex items-center rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-brand-700">
       New webhook
@@ -23,14 +28,14 @@ export function WebhooksPage() {
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading webhooks…" />
-      ) : list.data?.length === 0 ? (
+      ) : list.data?.items.length === 0 ? (
         <EmptyState title="No webhooks yet" action={newButton}>
           Register one to tell an integration about new members, care plans and activities.
         </EmptyState>
       ) : (
         list.data && (
           <Table caption="Webhooks" head={['Name', 'URL', 'Events', 'Status']}>
-            {list.data.map((w) => {
+            {list.data.items.map((w) => {
               const byStrategy = (s: string) => w.triggers.filter((t) => t.strategy === s).length;
               return (
                 <tr key={w.id} className="hover:bg-slate-50">
@@ -42,7 +47,7 @@ export function WebhooksPage() {
                   <Td className="max-w-xs truncate font-mono text-xs">{w.url}</Td>
                   <Td>
                     <span className="flex flex-wrap gap-1">
-                      {(['after', 'handle', 'before'] as const)
+                      {STRATEGIES
                         .filter((s) => byStrategy(s) > 0)
                         .map((s) => (
                           <Badge key={s} tone={s === 'after' ? 'slate' : 'brand'}>
@@ -66,6 +71,7 @@ export function WebhooksPage() {
           </Table>
         )
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

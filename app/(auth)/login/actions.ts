@@ -13,7 +13,14 @@ export async function login(_prev: LoginState, form: FormData): Promise<LoginSta
   try {
     await signIn('credentials', { email, password, redirectTo: next.startsWith('/') && !next.startsWith('//') ? next : '/' });
   } catch (e) {
-    if (e instanceof AuthError) return { error: 'Wrong email or password', email };
+    if (e instanceof AuthError) {
+      const code = (e as AuthError & { code?: string }).code ?? '';
+      if (code.startsWith('rate_limited:')) {
+        const minutes = Number(code.split(':')[1]) || 15;
+        return { error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, email };
+      }
+      return { error: 'Wrong email or password', email };
+    }
     throw e; // the redirect after a successful sign-in
   }
   return {};

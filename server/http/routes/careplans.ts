@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { ApiResult, defineRoute } from '@/server/http/define-route';
+import { idParam, idFilter } from '@/server/core/ids';
 import { createCareplan, deleteCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, deleteDefinition, getDefinition, listDefinitions, updateDefinition } from '@/server/services/careplans/definitions';
 import {
@@ -13,26 +14,8 @@ import {
   updateObservationCode,
 } from '@/server/services/careplans/observations';
 import { patchParameter, setParameter } from '@/server/services/careplans/parameters';
-import {
-  CAREPLAN_STATUSES,
-  careplanSchema,
-  createCareplanInput,
-  createDefinitionInput,
-  createObservationCodeInput,
-  createObservationInput,
-  definitionSchema,
-  includeParam,
-  listObservationsQuery,
-  observationCodeSchema,
-  observationSchema,
-  parameterSchema,
-  patchParameterInput,
-  setParameterInput,
-  updateCareplanInput,
-  updateDefinitionInput,
-  updateObservationCodeInput,
-} from '@/server/services/careplans/schemas';
-import { slugPattern } from '@/server/services/shared';
+import { CAREPLAN_STATUSES, careplanSchema, createCareplanInput, createDefinitionInput, createObservationCodeInput, createObservationInput, definitionSchema, includeParam, listObservationsQuery, observationCodeSchema, observationSchema, parameterSchema, patchParameterInput, setParameterInput, updateCareplanInput, updateDefinitionInput, updateObservationCodeInput } from '@/server/services/careplans/schemas';
+import { slugPattern } from '@/server/core/names';
 
 const idParams = z.object({ id: idParam });
 const idOrSlugParams = z.object({ idOrSlug: z.string().regex(slugPattern) });
@@ -53,7 +36,7 @@ export const observationRoutes = [
     location: (c: { id: number }) => `/observation-code/${c.id}`,
     handler: (ctx, { body }) => createObservationCode(ctx, body),
   }),
-  defineRoute({ method: 'GET', path: '/observation-code', tag: 'Observation codes', summary: 'List observation codes', paginated: true, response: z.array(observationCodeSchema), handler: (ctx, { page }) => listObservationCodes(ctx, page) }),
+  defineRoute({ method: 'GET', path: '/observation-code', tag: 'Observation codes', summary: 'List observation codes', paginated: true, response: observationCodeSchema, handler: (ctx, { page }) => listObservationCodes(ctx, page) }),
   defineRoute({ method: 'GET', path: '/observation-code/{idOrSlug}', tag: 'Observation codes', summary: 'Get an observation code by id or slug', params: idOrSlugParams, response: observationCodeSchema, handler: (ctx, { params }) => getObservationCode(ctx, params.idOrSlug) }),
   defineRoute({
     method: 'PATCH',
@@ -78,7 +61,7 @@ export const observationRoutes = [
     location: (o: { id: number }) => `/observation/${o.id}`,
     handler: (ctx, { body }) => createObservation(ctx, body),
   }),
-  defineRoute({ method: 'GET', path: '/observation', tag: 'Observations', summary: 'List observations', query: listObservationsQuery, paginated: true, response: z.array(observationSchema), handler: (ctx, { query, page }) => listObservations(ctx, query, page) }),
+  defineRoute({ method: 'GET', path: '/observation', tag: 'Observations', summary: 'List observations', query: listObservationsQuery, paginated: true, response: observationSchema, handler: (ctx, { query, page }) => listObservations(ctx, query, page) }),
   defineRoute({ method: 'GET', path: '/observation/{id}', tag: 'Observations', summary: 'Get an observation', params: idParams, response: observationSchema, handler: (ctx, { params }) => getObservation(ctx, params.id) }),
 ];
 
@@ -101,9 +84,9 @@ export const definitionRoutes = [
     path: '/careplan-definition',
     tag: 'Care plan definitions',
     summary: 'List care plan definitions (latest versions)',
-    query: z.object({ ...definitionInclude, slug: z.string().optional(), id: z.coerce.number().int().positive().optional() }),
+    query: z.object({ ...definitionInclude, slug: z.string().optional(), id: idFilter }),
     paginated: true,
-    response: z.array(definitionSchema),
+    response: definitionSchema,
     handler: (ctx, { query, page }) => listDefinitions(ctx, query, defInclude(query.include), page),
   }),
   defineRoute({
@@ -112,7 +95,7 @@ export const definitionRoutes = [
     tag: 'Care plan definitions',
     summary: 'Get a care plan definition by id or slug',
     params: idOrSlugParams,
-    query: z.object({ ...definitionInclude, version: z.coerce.number().int().positive().optional() }),
+    query: z.object({ ...definitionInclude, version: idFilter }),
     response: definitionSchema,
     handler: (ctx, { params, query }) => getDefinition(ctx, params.idOrSlug, defInclude(query.include), query.version),
   }),
@@ -149,9 +132,9 @@ export const careplanRoutes = [
     path: '/careplan',
     tag: 'Care plans',
     summary: 'List care plans',
-    query: z.object({ subjectId: z.coerce.number().int().positive().optional(), definitionId: z.coerce.number().int().positive().optional(), status: z.enum(CAREPLAN_STATUSES).optional() }),
+    query: z.object({ subjectId: idFilter, definitionId: idFilter, status: z.enum(CAREPLAN_STATUSES).optional() }),
     paginated: true,
-    response: z.array(careplanSchema),
+    response: careplanSchema,
     handler: (ctx, { query, page }) => listCareplans(ctx, query, page),
   }),
   defineRoute({ method: 'GET', path: '/careplan/{id}', tag: 'Care plans', summary: 'Get a care plan', params: idParams, query: z.object(careplanInclude), response: careplanSchema, handler: (ctx, { params, query }) => getCareplan(ctx, params.id, cpInclude(query.include)) }),
@@ -177,7 +160,10 @@ export const careplanRoutes = [
     response: parameterSchema,
     status: 201,
     location: (p: { id: number }) => `/careplan-parameter/${p.id}`,
-    handler: (ctx, { body }) => setParameter(ctx, body),
+    handler: async (ctx, { body }) => {
+      const { created, parameter } = await setParameter(ctx, body);
+      return new ApiResult(created ? 201 : 200, parameter);
+    },
   }),
   defineRoute({
     method: 'PATCH',

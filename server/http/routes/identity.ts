@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import {
   createIdentityProvider,
   deleteIdentityProvider,
@@ -31,7 +32,7 @@ export const identityRoutes = [
     tag,
     summary: 'List identity providers',
     paginated: true,
-    response: z.array(identityProviderSchema),
+    response: identityProviderSchema,
     handler: (ctx, { page }) => listIdentityProviders(ctx, page),
   }),
   defineRoute({ method: 'GET', path: '/identity-provider/{id}', tag, summary: 'Get an identity provider', params: idParams, response: identityProviderSchema, handler: (ctx, { params }) => getIdentityProvider(ctx, params.id) }),

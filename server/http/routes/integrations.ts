@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import {
   createApiKey,
   createIntegration,
@@ -39,7 +40,7 @@ export const integrationRoutes = [
     tag,
     summary: 'List integrations',
     paginated: true,
-    response: z.array(integrationSchema),
+    response: integrationSchema,
     handler: (ctx, { page }) => listIntegrations(ctx, page),
   }),
   defineRoute({
@@ -88,8 +89,9 @@ export const integrationRoutes = [
     tag,
     summary: "List an integration's API keys (without the keys)",
     params: idParams,
-    response: z.array(apiKeySchema),
-    handler: (ctx, { params }) => listApiKeys(ctx, params.id),
+    paginated: true,
+    response: apiKeySchema,
+    handler: (ctx, { params, page }) => listApiKeys(ctx, params.id, page),
   }),
   defineRoute({
     method: 'DELETE',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import {
   createMember,
   deleteMember,
@@ -39,7 +40,7 @@ export const memberRoutes = [
     summary: 'List members',
     query: listMembersQuery,
     paginated: true,
-    response: z.array(memberSchema),
+    response: memberSchema,
     handler: (ctx, { query, page }) => listMembers(ctx, query, page),
   }),
   defineRoute({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import { createRecordType, deleteRecordType, getRecordType, listRecordTypes, updateRecordType } from '@/server/services/records/record-types';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '@/server/services/records/records';
 import {
@@ -36,7 +37,7 @@ export const recordTypeRoutes = [
     tag: 'Record types',
     summary: 'List record types',
     paginated: true,
-    response: z.array(recordTypeSchema),
+    response: recordTypeSchema,
     handler: (ctx, { page }) => listRecordTypes(ctx, page),
   }),
   defineRoute({
@@ -79,7 +80,7 @@ export const recordRoutes = [
     description: 'Admins see all records; other roles only their own, of types granting them `read`.',
     query: listRecordsQuery,
     paginated: true,
-    response: z.array(recordSchema),
+    response: recordSchema,
     handler: (ctx, { query, page }) => listRecords(ctx, query as ListRecordsQuery, page),
   }),
   defineRoute({
@@ -103,7 +104,7 @@ export const recordRoutes = [
     params: typeParams,
     query: typedListQuery,
     paginated: true,
-    response: z.array(recordSchema),
+    response: recordSchema,
     handler: (ctx, { params, query, page }) =>
       listRecords(ctx, { ...(query as ListRecordsQuery), type: params.type }, page),
   }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import { getDelivery, listDeliveries, retryDelivery, testWebhook } from '@/server/services/webhooks/deliveries';
 import {
   attemptSchema,
@@ -46,7 +47,7 @@ export const webhookRoutes = [
     tag,
     summary: 'List webhooks',
     paginated: true,
-    response: z.array(webhookSchema),
+    response: webhookSchema,
     handler: (ctx, { page }) => listWebhooks(ctx, page),
   }),
   defineRoute({ method: 'GET', path: '/webhook/{id}', tag, summary: 'Get a webhook', params: idParams, response: webhookSchema, handler: (ctx, { params }) => getWebhook(ctx, params.id) }),
@@ -100,7 +101,7 @@ export const webhookRoutes = [
     params: idParams,
     query: listDeliveriesQuery,
     paginated: true,
-    response: z.array(deliverySchema),
+    response: deliverySchema,
     handler: (ctx, { params, query, page }) => listDeliveries(ctx, params.id, query, page),
   }),
   defineRoute({

@@ -2,11 +2,13 @@ import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { identityProviders } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
-import { decryptSecret, encryptSecret } from '@/server/auth/secrets';
+import { decryptSecret, encryptSecret } from '@/server/core/crypto';
 import type { ServiceContext } from '@/server/context';
+import { requireCallableUrl } from '@/server/services/shared';
+import type { Resolver } from '@/server/webhooks/safety';
 import { notFound } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
 import { DEFAULT_MAPPING, type CreateIdentityProviderInput, type IdentityProviderDto, type UpdateIdentityProviderInput } from './schemas';
 
 type Row = typeof identityProviders.$inferSelect;
@@ -23,8 +25,9 @@ const toDto = (r: Row): IdentityProviderDto => ({
 
 const byId = (ctx: ServiceContext, id: number) => and(eq(identityProviders.id, id), eq(identityProviders.projectId, ctx.projectId));
 
-export async function createIdentityProvider(ctx: ServiceContext, input: CreateIdentityProviderInput): Promise<IdentityProviderDto> {
+export async function createIdentityProvider(ctx: ServiceContext, input: CreateIdentityProviderInput, resolver?: Resolver): Promise<IdentityProviderDto> {
   requireAdmin(ctx);
+  await requireCallableUrl(input.issuer, 'issuer', resolver);
   const [row] = await ctx.db
     .insert(identityProviders)
     .values({
@@ -40,15 +43,15 @@ export async function createIdentityProvider(ctx: ServiceContext, input: CreateI
   return toDto(row!);
 }
 
-export async function listIdentityProviders(ctx: ServiceContext, page?: Page): Promise<IdentityProviderDto[]> {
+export async function listIdentityProviders(ctx: ServiceContext, page: Page = FIRST_PAGE): Promise<Paged<IdentityProviderDto>> {
   requireAdmin(ctx);
   const rows = await ctx.db
     .select()
     .from(identityProviders)
-    .where(and(eq(identityProviders.projectId, ctx.projectId), gt(identityProviders.id, afterId(page))))
+    .where(and(eq(identityProviders.projectId, ctx.projectId), gt(identityProviders.id, page.afterId)))
     .orderBy(asc(identityProviders.id))
-    .limit(pageLimit(page));
-  return rows.map(toDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toDto);
 }
 
 export async function getIdentityProvider(ctx: ServiceContext, id: number): Promise<IdentityProviderDto> {
@@ -58,8 +61,9 @@ export async function getIdentityProvider(ctx: ServiceContext, id: number): Prom
   return toDto(row);
 }
 
-export async function updateIdentityProvider(ctx: ServiceContext, id: number, input: UpdateIdentityProviderInput): Promise<IdentityProviderDto> {
+export async function updateIdentityProvider(ctx: ServiceContext, id: number, input: UpdateIdentityProviderInput, resolver?: Resolver): Promise<IdentityProviderDto> {
   requireAdmin(ctx);
+  if (input.issuer !== undefined) await requireCallableUrl(input.issuer, 'issuer', resolver);
   const { clientSecret, ...rest } = input;
   const [row] = await ctx.db
     .update(identityProviders)

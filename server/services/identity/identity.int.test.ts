@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const idp = { display: 'Login', issuer: 'https://login.example.org/', clientId: 'carebase', clientSecret: 's3cret' };
+const idp = { display: 'Login', issuer: 'https://93.184.215.14/', clientId: 'carebase', clientSecret: 's3cret' };
 const claims = { sub: 'ext-1', email: 'Linked@Example.org', name: 'Lin Ked', preferred_username: 'lk' };
 
 describe('identity providers (CONTRACT 8)', () => {
@@ -25,7 +25,7 @@ describe('identity providers (CONTRACT 8)', () => {
     expect(created.body).toEqual({
       id: expect.any(Number),
       display: 'Login',
-      issuer: 'https://login.example.org',
+      issuer: 'https://93.184.215.14',
       clientId: 'carebase',
       mapping: { name: 'preferred_username', email: 'email' },
       createdAt: expect.any(String),
@@ -109,5 +109,30 @@ describe('account_link (CONTRACT 8)', () => {
     expect(await db.select().from(accountLinks).where(eq(accountLinks.providerId, provider.id))).toEqual([]);
     expect((await api.get('/member')).body).toEqual([]);
     receiver.setReply(() => ({}));
+  });
+});
+
+describe('outbound policy for addresses the server calls (defect 2)', () => {
+  it('refuses identity provider issuers and integration endpoints on metadata, private and embedded addresses', async () => {
+    const { api } = await newProject();
+    for (const issuer of ['http://169.254.169.254/latest', 'http://10.1.2.3/realm', 'http://[::a9fe:a9fe]/', 'http://[2002:a9fe:a9fe::]/']) {
+      const res = await api.post('/identity-provider', { ...idp, issuer });
+      expect(res.status, issuer).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ path: 'issuer', message: expect.stringContaining('Refused to call') });
+    }
+    const created = (await api.post('/identity-provider', idp)).body;
+    const patched = await api.patch(`/identity-provider/${created.id}`, { issuer: 'http://169.254.169.254/' });
+    expect(patched.status).toBe(400);
+    expect((await api.get(`/identity-provider/${created.id}`)).body.issuer).toBe(created.issuer);
+
+    const integration = (await api.post('/integration', { display: 'CRM', slug: 'crm' })).body;
+    for (const endpointUrl of ['http://169.254.169.254/', 'http://192.168.1.10/hooks', 'http://[::ffff:10.0.0.1]/']) {
+      const res = await api.patch(`/integration/${integration.id}`, { endpointUrl });
+      expect(res.status, endpointUrl).toBe(400);
+      expect(res.body.errors[0].path).toBe('endpointUrl');
+    }
+    expect((await api.post('/integration', { display: 'Bad', slug: 'bad', endpointUrl: 'http://169.254.169.254/' })).status).toBe(400);
+    expect((await api.get(`/integration/${integration.id}`)).body.endpointUrl).toBeNull();
+    expect((await api.patch(`/integration/${integration.id}`, { endpointUrl: 'https://93.184.215.14/hooks' })).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
+import { idSchema } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
 
 export const MAPPING_TARGETS = ['name', 'email', 'externalId', 'role'] as const;
 

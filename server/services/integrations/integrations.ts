@@ -1,11 +1,13 @@
-import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import { apiKeys, integrations } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
-import { generateToken, hashToken } from '@/server/auth/secrets';
+import { generateToken, hashToken } from '@/server/core/crypto';
+import { requireCallableUrl, searchWhere } from '@/server/services/shared';
+import type { Resolver } from '@/server/webhooks/safety';
 import type { ServiceContext } from '@/server/context';
 import { conflict, notFound, uniqueViolation } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
 import type { ApiKeyDto, CreateIntegrationInput, IntegrationDto, UpdateIntegrationInput } from './schemas';
 
 type Row = typeof integrations.$inferSelect;
@@ -34,8 +36,9 @@ function slugTaken(e: unknown): never {
 
 const byId = (ctx: ServiceContext, id: number) => and(eq(integrations.id, id), eq(integrations.projectId, ctx.projectId));
 
-export async function createIntegration(ctx: ServiceContext, input: CreateIntegrationInput): Promise<IntegrationDto> {
+export async function createIntegration(ctx: ServiceContext, input: CreateIntegrationInput, resolver?: Resolver): Promise<IntegrationDto> {
   requireAdmin(ctx);
+  if (input.endpointUrl) await requireCallableUrl(input.endpointUrl, 'endpointUrl', resolver);
   const [row] = await ctx.db
     .insert(integrations)
     .values({ projectId: ctx.projectId, ...input })
@@ -44,15 +47,15 @@ export async function createIntegration(ctx: ServiceContext, input: CreateIntegr
   return toDto(row!);
 }
 
-export async function listIntegrations(ctx: ServiceContext, page?: Page): Promise<IntegrationDto[]> {
+export async function listIntegrations(ctx: ServiceContext, page: Page = FIRST_PAGE, search?: string): Promise<Paged<IntegrationDto>> {
   requireAdmin(ctx);
   const rows = await ctx.db
     .select()
     .from(integrations)
-    .where(and(eq(integrations.projectId, ctx.projectId), gt(integrations.id, afterId(page))))
+    .where(and(eq(integrations.projectId, ctx.projectId), gt(integrations.id, page.afterId), searchWhere(search, integrations.display, integrations.slug)))
     .orderBy(asc(integrations.id))
-    .limit(pageLimit(page));
-  return rows.map(toDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toDto);
 }
 
 export async function getIntegration(ctx: ServiceContext, id: number): Promise<IntegrationDto> {
@@ -66,8 +69,10 @@ export async function updateIntegration(
   ctx: ServiceContext,
   id: number,
   input: UpdateIntegrationInput,
+  resolver?: Resolver,
 ): Promise<IntegrationDto> {
   requireAdmin(ctx);
+  if (input.endpointUrl) await requireCallableUrl(input.endpointUrl, 'endpointUrl', resolver);
   const [row] = await ctx.db
     .update(integrations)
     .set({ ...input, updatedAt: ctx.clock() })
@@ -105,14 +110,15 @@ export async function createApiKey(
   return { id: row!.id, key };
 }
 
-export async function listApiKeys(ctx: ServiceContext, integrationId: number): Promise<ApiKeyDto[]> {
+export async function listApiKeys(ctx: ServiceContext, integrationId: number, page: Page = FIRST_PAGE): Promise<Paged<ApiKeyDto>> {
   await getIntegration(ctx, integrationId);
   const rows = await ctx.db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.integrationId, integrationId), eq(apiKeys.projectId, ctx.projectId)))
-    .orderBy(desc(apiKeys.id));
-  return rows.map(toKeyDto).reverse();
+    .where(and(eq(apiKeys.integrationId, integrationId), eq(apiKeys.projectId, ctx.projectId), gt(apiKeys.id, page.afterId)))
+    .orderBy(asc(apiKeys.id))
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toKeyDto);
 }
 
 /** Revoking keeps the row (for the audit trail) and makes the key answer 401 from the next request on. */

@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
-import { slugPattern } from '@/server/services/shared';
+import { idSchema } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
+import { slugPattern } from '@/server/core/names';
 
 export const httpUrl = z
   .url({ protocol: /^https?$/, message: 'Must be an http(s) URL' })
   .max(2000)
+  // Zod runs refinements even when url() failed, so this one must not throw on a non-URL.
   .refine((u) => {
-    const url = new URL(u);
-    return !url.username && !url.password;
+    const url = URL.parse(u);
+    return !url || (!url.username && !url.password);
   }, 'Must not contain a user name or password');
 
 export const integrationSchema = z

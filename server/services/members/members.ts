@@ -1,12 +1,13 @@
-import { and, asc, eq, gt, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { members, memberTokens } from '@/db/schema';
-import { generateToken, hashToken } from '@/server/auth/secrets';
+import { generateToken, hashToken } from '@/server/core/crypto';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
+import { searchWhere } from '@/server/services/shared';
 import type { ServiceContext } from '@/server/context';
 import { AppError, conflict, notFound, uniqueViolation } from '@/server/errors';
 import { emit } from '@/server/events/emit';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
 import type { CreateMemberInput, ListMembersQuery, MemberDto, UpdateMemberInput } from './schemas';
 
 type MemberRow = typeof members.$inferSelect;
@@ -39,23 +40,30 @@ export async function createMember(ctx: ServiceContext, input: CreateMemberInput
   });
 }
 
-export async function listMembers(ctx: ServiceContext, query: ListMembersQuery, page?: Page): Promise<MemberDto[]> {
+export async function listMembers(ctx: ServiceContext, query: ListMembersQuery, page: Page = FIRST_PAGE): Promise<Paged<MemberDto>> {
   requireReadEverything(ctx);
-  const where: (SQL | undefined)[] = [eq(members.projectId, ctx.projectId), gt(members.id, afterId(page))];
+  const where: (SQL | undefined)[] = [eq(members.projectId, ctx.projectId), gt(members.id, page.afterId)];
   if (query.role) where.push(eq(members.role, query.role));
   if (query.email) where.push(sql`lower(${members.email}) = lower(${query.email})`);
   if (query.externalId) where.push(eq(members.externalId, query.externalId));
-  if (query.search) {
-    const pattern = `%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(or(ilike(members.name, pattern), ilike(members.email, pattern)));
-  }
+  where.push(searchWhere(query.search, members.name, members.email));
   const rows = await ctx.db
     .select()
     .from(members)
     .where(and(...where))
     .orderBy(asc(members.id))
-    .limit(pageLimit(page));
-  return rows.map(toMemberDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toMemberDto);
+}
+
+/** Names of the given members, for labelling rows that carry a memberId (at most one page of them). */
+export async function memberNames(ctx: ServiceContext, ids: number[]): Promise<{ id: number; name: string | null; email: string | null }[]> {
+  requireReadEverything(ctx);
+  if (ids.length === 0) return [];
+  return ctx.db
+    .select({ id: members.id, name: members.name, email: members.email })
+    .from(members)
+    .where(and(eq(members.projectId, ctx.projectId), inArray(members.id, [...new Set(ids)])));
 }
 
 async function findMember(ctx: ServiceContext, id: number): Promise<MemberRow> {

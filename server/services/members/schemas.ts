@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
-import { jsonObject, namePattern } from '@/server/services/shared';
+import { idSchema } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
+import { namePattern } from '@/server/core/names';
+import { jsonObject } from '@/server/core/json';
 
 export const roleSchema = z
   .string()

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { integrations, projects, projectUsers } from '@/db/schema';
-import { createContext } from '@/server/context';
+import { createContext, type ServiceContext } from '@/server/context';
 import { createApiKey } from '@/server/services/integrations/integrations';
 
 export type ProjectSummary = { id: number; name: string; timeZone: string };
@@ -45,4 +45,10 @@ export async function listProjectsOfUser(
     .innerJoin(projects, eq(projects.id, projectUsers.projectId))
     .where(eq(projectUsers.userId, userId))
     .orderBy(asc(projects.id));
+}
+
+/** The project's IANA time zone: date anchors are midnight there, and calendar offsets are counted there. */
+export async function projectTimeZone(ctx: ServiceContext): Promise<string> {
+  const [p] = await ctx.db.select({ timeZone: projects.timeZone }).from(projects).where(eq(projects.id, ctx.projectId));
+  return p?.timeZone ?? 'UTC';
 }

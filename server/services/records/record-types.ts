@@ -1,10 +1,11 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { recordTypes, records } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
+import { searchWhere } from '@/server/services/shared';
 import type { ServiceContext } from '@/server/context';
 import { conflict, notFound, uniqueViolation } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
 import type { CreateRecordTypeInput, RecordTypeDto, UpdateRecordTypeInput } from './schemas';
 
 type Row = typeof recordTypes.$inferSelect;
@@ -33,15 +34,15 @@ export async function createRecordType(ctx: ServiceContext, input: CreateRecordT
   return toDto(row!);
 }
 
-export async function listRecordTypes(ctx: ServiceContext, page?: Page): Promise<RecordTypeDto[]> {
+export async function listRecordTypes(ctx: ServiceContext, page: Page = FIRST_PAGE, search?: string): Promise<Paged<RecordTypeDto>> {
   requireReadEverything(ctx);
   const rows = await ctx.db
     .select()
     .from(recordTypes)
-    .where(and(eq(recordTypes.projectId, ctx.projectId), gt(recordTypes.id, afterId(page))))
+    .where(and(eq(recordTypes.projectId, ctx.projectId), gt(recordTypes.id, page.afterId), searchWhere(search, recordTypes.type)))
     .orderBy(asc(recordTypes.id))
-    .limit(pageLimit(page));
-  return rows.map(toDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toDto);
 }
 
 export async function getRecordType(ctx: ServiceContext, type: string): Promise<RecordTypeDto> {

@@ -4,9 +4,10 @@ import { canReadEverything } from '@/server/auth/guards';
 import { records } from '@/db/schema';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { notFound } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { requireMemberInProject } from '@/server/services/members/members';
-import { afterId, iso, mergePatch, pageLimit } from '@/server/services/shared';
+import { iso } from '@/server/core/time';
+import { mergePatch } from '@/server/core/json';
 import { recordReadScope, requireRecordWrite } from './access';
 import { recordListStatement } from './list-statements';
 import type { CreateRecordInput, ListRecordsQuery, RecordDto, UpdateRecordInput } from './schemas';
@@ -33,33 +34,33 @@ export async function createRecord(ctx: ServiceContext, type: string, input: Cre
 }
 
 /** Lists records the actor may read; `fields` matches by containment (served by the GIN index). */
-export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, page?: Page): Promise<RecordDto[]> {
+export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, page: Page = FIRST_PAGE): Promise<Paged<RecordDto>> {
   const actor = ctx.actor;
   const scoped = !canReadEverything(actor);
-  if (scoped && actor.kind !== 'member') return [];
+  if (scoped && actor.kind !== 'member') return { items: [], next: null };
   if (query.fields !== undefined) {
     const where: (SQL | undefined)[] = [
       eq(records.projectId, ctx.projectId),
-      gt(records.id, afterId(page)),
+      gt(records.id, page.afterId),
       recordReadScope(ctx),
       sql`${records.fields} @> ${JSON.stringify(query.fields)}::jsonb`,
     ];
     if (query.type) where.push(eq(records.type, query.type));
     if (query.memberId) where.push(eq(records.memberId, query.memberId));
-    const rows = await ctx.db.select().from(records).where(and(...where)).orderBy(asc(records.id)).limit(pageLimit(page));
-    return rows.map(toDto);
+    const rows = await ctx.db.select().from(records).where(and(...where)).orderBy(asc(records.id)).limit(fetchSize(page));
+    return toPaged(rows, page, toDto);
   }
   const statement = recordListStatement(ctx.db as Db, { scoped, type: query.type !== undefined, member: query.memberId !== undefined });
   const rows = await statement.execute({
     projectId: ctx.projectId,
-    afterId: afterId(page),
-    limit: pageLimit(page),
+    afterId: page.afterId,
+    limit: fetchSize(page),
     actorId: actor.kind === 'member' ? actor.memberId : undefined,
     role: actor.role,
     type: query.type,
     memberId: query.memberId,
   });
-  return rows.map(toDto);
+  return toPaged(rows, page, toDto);
 }
 
 /** A record the actor may read, or 404 (another member's record is not found, never forbidden). */

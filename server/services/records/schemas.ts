@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
-import { jsonObject, namePattern } from '@/server/services/shared';
+import { idSchema, idFilter } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
+import { namePattern } from '@/server/core/names';
+import { jsonObject, unsafeJsonPlaces } from '@/server/core/json';
 
 export const recordTypeName = z
   .string()
@@ -63,19 +65,25 @@ export type UpdateRecordInput = z.infer<typeof updateRecordInput>;
 export const fieldsFilter = z
   .string()
   .transform((text, ctx) => {
+    let value: unknown;
     try {
-      const value = JSON.parse(text) as unknown;
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+      value = JSON.parse(text) as unknown;
     } catch {
       /* reported below */
     }
-    ctx.addIssue({ code: 'custom', message: 'fields must be a JSON object, e.g. {"status":"active"}' });
-    return z.NEVER;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: 'fields must be a JSON object, e.g. {"status":"active"}' });
+      return z.NEVER;
+    }
+    // Too deep or holding NUL: refused here, before it reaches a jsonb containment query.
+    const unsafe = unsafeJsonPlaces(value);
+    for (const place of unsafe) ctx.addIssue({ code: 'custom', path: place.path.split('.').filter(Boolean), message: place.message });
+    return unsafe.length > 0 ? z.NEVER : (value as Record<string, unknown>);
   })
   .meta({ description: 'URL-encoded JSON object; a record matches when its fields contain it (jsonb @>)' });
 
 export const listRecordsQuery = z.object({
-  memberId: z.coerce.number().int().positive().optional(),
+  memberId: idFilter,
   type: recordTypeName.optional(),
   fields: fieldsFilter.optional(),
 });

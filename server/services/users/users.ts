@@ -1,15 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Queryable } from '@/db/client';
-import { projectUsers, projects, users } from '@/db/schema';
-import { hashPassword, verifyPassword } from '@/server/auth/secrets';
+import { projectUsers, projects, STAFF_ROLES, users } from '@/db/schema';
+import { hashPassword, verifyPassword } from '@/server/core/crypto';
 import { AppError } from '@/server/errors';
 
 export const createUserInput = z
   .object({
     email: z.email(),
     password: z.string().min(8, 'At least 8 characters'),
-    role: z.enum(['admin', 'coordinator']),
+    role: z.enum(STAFF_ROLES),
     projectId: z.number().int().positive(),
     name: z.string().optional(),
   })

@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { AppError, notFound } from '@/server/errors';
-import { notifyNewWork } from '@/server/executor';
-import type { Page } from '@/server/http/define-route';
-import { iso } from '@/server/services/shared';
+import { announceNewWork } from '@/server/events/work-notifier';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
 import type { Resolver } from '@/server/webhooks/safety';
 import { AFTER_TIMEOUT_MS, sendOnce } from '@/server/webhooks/send';
 import type { AttemptDto, DeliveryDto, ListDeliveriesQuery } from './schemas';
@@ -37,15 +37,14 @@ const toAttemptDto = (a: typeof webhookAttempts.$inferSelect): AttemptDto => ({
   requestHeaders: a.requestHeaders,
 });
 
-/** Newest first would break keyset paging by id ascending; the log is id-ascending like every list. */
-export async function listDeliveries(ctx: ServiceContext, webhookId: number, query: ListDeliveriesQuery, page?: Page & { newestFirst?: boolean }) {
+/** Id-ascending like every list (REST); the admin UI's log asks for newest first. */
+export async function listDeliveries(ctx: ServiceContext, webhookId: number, query: ListDeliveriesQuery, page: Page = FIRST_PAGE): Promise<Paged<DeliveryDto>> {
   requireAdmin(ctx);
   await findWebhook(ctx, webhookId);
   const where: SQL[] = [eq(webhookDeliveries.webhookId, webhookId)];
-  const after = page?.afterId ?? 0;
-  if (page?.newestFirst) {
-    if (after) where.push(lt(webhookDeliveries.id, after));
-  } else where.push(gte(webhookDeliveries.id, after + 1));
+  if (page.newestFirst) {
+    if (page.afterId) where.push(lt(webhookDeliveries.id, page.afterId));
+  } else where.push(gt(webhookDeliveries.id, page.afterId));
   if (query.status) where.push(eq(webhookDeliveries.status, query.status));
   if (query.event) where.push(eq(webhookDeliveries.event, query.event));
   if (query.since) where.push(gte(webhookDeliveries.createdAt, new Date(query.since)));
@@ -54,9 +53,9 @@ export async function listDeliveries(ctx: ServiceContext, webhookId: number, que
     .select()
     .from(webhookDeliveries)
     .where(and(...where))
-    .orderBy(page?.newestFirst ? desc(webhookDeliveries.id) : asc(webhookDeliveries.id))
-    .limit((page?.limit ?? 100) + 1);
-  return rows.map(toDto);
+    .orderBy(page.newestFirst ? desc(webhookDeliveries.id) : asc(webhookDeliveries.id))
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toDto);
 }
 
 async function findDelivery(ctx: ServiceContext, webhookId: number, deliveryId: number): Promise<Row> {
@@ -93,7 +92,7 @@ export async function retryDelivery(ctx: ServiceContext, webhookId: number, deli
     .set({ status: 'pending', nextAttemptAt: ctx.clock(), leaseUntil: null })
     .where(eq(webhookDeliveries.id, deliveryId))
     .returning();
-  notifyNewWork([{ deliveryId, webhookId }]);
+  announceNewWork([{ deliveryId, webhookId }]);
   return toDto(row!);
 }
 

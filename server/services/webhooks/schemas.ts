@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { EVENT_NAMES } from '@/server/events/catalogue';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
+import { DELIVERY_STATUSES, WEBHOOK_STRATEGIES } from '@/db/schema/enums';
+import { EVENT_NAMES } from '@/server/core/event-names';
+import { idSchema } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
 
-export const STRATEGIES = ['after', 'handle', 'before'] as const;
+export { DELIVERY_STATUSES, WEBHOOK_STRATEGIES as STRATEGIES };
 
 export const triggerSchema = z
   .object({
     event: z.enum(EVENT_NAMES),
-    strategy: z.enum(STRATEGIES).default('after'),
+    strategy: z.enum(WEBHOOK_STRATEGIES).default('after'),
   })
   .strict()
   .meta({ id: 'WebhookTrigger' });
@@ -44,7 +46,7 @@ export const webhookSchema = z
     id: idSchema,
     display: z.string(),
     url: z.string(),
-    triggers: z.array(z.object({ event: z.enum(EVENT_NAMES), strategy: z.enum(STRATEGIES) })),
+    triggers: z.array(z.object({ event: z.enum(EVENT_NAMES), strategy: z.enum(WEBHOOK_STRATEGIES) })),
     configurationId: idSchema.nullable(),
     enabled: z.boolean(),
     disabledReason: z.string().nullable(),
@@ -90,7 +92,7 @@ export const deliverySchema = z
     webhookId: idSchema,
     eventId: idSchema.nullable(),
     event: z.string(),
-    status: z.enum(['pending', 'delivered', 'failed', 'blocked']),
+    status: z.enum(DELIVERY_STATUSES),
     attemptCount: z.number().int(),
     nextAttemptAt: timestampSchema.nullable(),
     createdAt: timestampSchema,
@@ -119,7 +121,7 @@ export const deliveryWithAttemptsSchema = deliverySchema
   .meta({ id: 'WebhookDeliveryDetail' });
 
 export const listDeliveriesQuery = z.object({
-  status: z.enum(['pending', 'delivered', 'failed', 'blocked']).optional(),
+  status: z.enum(DELIVERY_STATUSES).optional(),
   event: z.enum(EVENT_NAMES).optional(),
   since: z.iso.datetime().optional().meta({ description: 'Deliveries created at or after this time' }),
   until: z.iso.datetime().optional().meta({ description: 'Deliveries created before this time' }),

@@ -182,6 +182,24 @@ describe('after delivery (CONTRACT 7)', () => {
     expect(hooksFor('/landed')).toHaveLength(0);
   });
 
+  it('counts a 2xx answer over the 1 MiB read cap as delivered, and stores answers with NUL and broken UTF-16 (defect 9)', async () => {
+    const { api, webhook, path, projectId, db } = await setup();
+    receiver.setReply((r) => (r.path === path ? { body: 'y'.repeat(2 * 1024 * 1024) } : {}));
+    await api.post('/member', { name: 'Big answer' });
+    await runDue(db, projectId);
+    const [d] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
+    expect(d).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(hooksFor(path)).toHaveLength(1);
+    // A receiver answering bytes a text column cannot hold: the attempt is still recorded.
+    receiver.setReply((r) => (r.path === path ? { status: 500, body: 'nul\u0000 and \ud800' } : {}));
+    await api.post('/member', { name: 'Odd answer' });
+    await runDue(db, projectId);
+    const log = (await api.get(`/webhook/${webhook.id}/delivery`, { status: 'pending' })).body;
+    expect(log).toHaveLength(1);
+    const attempt = (await api.get(`/webhook/${webhook.id}/delivery/${log[0].id}`)).body.attempts[0];
+    expect(attempt).toMatchObject({ statusCode: 500, response: 'nul\uFFFD and \uFFFD' });
+  });
+
   it('gives up after the last retry, and disables a webhook that fails for 5 days', async () => {
     const { api, webhook, path, projectId, db } = await setup();
     receiver.setReply((r) => (r.path === path ? { status: 500 } : {}));

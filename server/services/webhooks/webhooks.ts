@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { integrations, webhookDeliveries, webhooks, webhookSecrets, webhookTriggers } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
-import { decryptSecret, encryptSecret } from '@/server/auth/secrets';
+import { encryptSecret } from '@/server/core/crypto';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { AppError, conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
-import { BlockedTargetError, checkUrlTarget, type Resolver } from '@/server/webhooks/safety';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
+import type { Resolver } from '@/server/webhooks/safety';
+import { requireCallableUrl } from '@/server/services/shared';
 import { generateWebhookSecret } from '@/server/webhooks/signing';
+import { activeSecrets, expandUrl } from '@/server/webhooks/targets';
 import type { CreateWebhookInput, UpdateWebhookInput, WebhookDto } from './schemas';
 
 type Row = typeof webhooks.$inferSelect;
@@ -41,13 +43,6 @@ async function triggersOf(ctx: ServiceContext, ids: number[]): Promise<Map<numbe
   return out;
 }
 
-/** `//endpoint/x` on an integration with endpointUrl `http://h/base` is `http://h/base/x`. */
-export function expandUrl(url: string, endpointUrl: string | null | undefined): string | null {
-  if (!url.startsWith('//endpoint')) return url;
-  if (!endpointUrl) return null;
-  return endpointUrl.replace(/\/+$/, '') + url.slice('//endpoint'.length);
-}
-
 /** Checks the target a webhook would call: the integration, the URL it expands to, and where it resolves. */
 async function validateTarget(ctx: ServiceContext, url: string, configurationId: number | null | undefined, resolver?: Resolver) {
   let endpointUrl: string | null = null;
@@ -63,12 +58,7 @@ async function validateTarget(ctx: ServiceContext, url: string, configurationId:
   if (!expanded) {
     throw invalidField(configurationId ? 'configurationId' : 'url', '//endpoint needs a configurationId whose integration has an endpointUrl');
   }
-  try {
-    await checkUrlTarget(new URL(expanded), resolver);
-  } catch (e) {
-    if (e instanceof BlockedTargetError) throw invalidField('url', e.message);
-    throw invalidField('url', 'Not a valid URL');
-  }
+  await requireCallableUrl(expanded, 'url', resolver);
 }
 
 async function writeTriggers(ctx: ServiceContext, webhookId: number, triggers: Trigger[]) {
@@ -107,16 +97,16 @@ export async function createWebhook(
   });
 }
 
-export async function listWebhooks(ctx: ServiceContext, page?: Page): Promise<WebhookDto[]> {
+export async function listWebhooks(ctx: ServiceContext, page: Page = FIRST_PAGE): Promise<Paged<WebhookDto>> {
   requireAdmin(ctx);
   const rows = await ctx.db
     .select()
     .from(webhooks)
-    .where(and(eq(webhooks.projectId, ctx.projectId), gt(webhooks.id, afterId(page))))
+    .where(and(eq(webhooks.projectId, ctx.projectId), gt(webhooks.id, page.afterId)))
     .orderBy(asc(webhooks.id))
-    .limit(pageLimit(page));
+    .limit(fetchSize(page));
   const triggers = await triggersOf(ctx, rows.map((r) => r.id));
-  return rows.map((r) => toDto(r, triggers.get(r.id) ?? []));
+  return toPaged(rows, page, (r) => toDto(r, triggers.get(r.id) ?? []));
 }
 
 export async function findWebhook(ctx: ServiceContext, id: number): Promise<Row> {
@@ -166,20 +156,10 @@ export async function deleteWebhook(ctx: ServiceContext, id: number): Promise<vo
   await ctx.db.delete(webhooks).where(eq(webhooks.id, id));
 }
 
-/** Secrets that sign right now: the current one, and a rotated-out one during its 24 h overlap. */
-export async function activeSecrets(ctx: Pick<ServiceContext, 'db'>, webhookId: number, now: Date): Promise<string[]> {
-  const rows = await ctx.db
-    .select()
-    .from(webhookSecrets)
-    .where(and(eq(webhookSecrets.webhookId, webhookId), or(isNull(webhookSecrets.expiresAt), gt(webhookSecrets.expiresAt, now))))
-    .orderBy(desc(webhookSecrets.id));
-  return rows.map((r) => decryptSecret(r.secretEncrypted));
-}
-
 export async function getWebhookSecret(ctx: ServiceContext, id: number): Promise<{ secret: string }> {
   requireAdmin(ctx);
   await findWebhook(ctx, id);
-  const [current] = await activeSecrets(ctx, id, ctx.clock());
+  const [current] = await activeSecrets(ctx.db, id, ctx.clock());
   if (!current) throw new AppError('internal', 'The webhook has no secret');
   return { secret: current };
 }

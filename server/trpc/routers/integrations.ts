@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '@/server/core/ids';
 import { adminProcedure, router } from '@/server/trpc/init';
 import {
   createApiKey,
@@ -11,20 +12,19 @@ import {
   updateIntegration,
 } from '@/server/services/integrations/integrations';
 import { createIntegrationInput, updateIntegrationInput } from '@/server/services/integrations/schemas';
-
-const id = z.object({ id: z.number().int() });
+import { byId, pageInput, pageOf, searchPageInput } from './shared';
 
 export const integrationsRouter = router({
-  list: adminProcedure.query(({ ctx }) => listIntegrations(ctx.svc, { limit: 1000, afterId: 0 })),
-  get: adminProcedure.input(id).query(({ ctx, input }) => getIntegration(ctx.svc, input.id)),
+  list: adminProcedure.input(searchPageInput).query(({ ctx, input }) => listIntegrations(ctx.svc, pageOf(input), input.search)),
+  get: adminProcedure.input(byId).query(({ ctx, input }) => getIntegration(ctx.svc, input.id)),
   create: adminProcedure.input(createIntegrationInput).mutation(({ ctx, input }) => createIntegration(ctx.svc, input)),
   update: adminProcedure
-    .input(z.object({ id: z.number().int(), changes: updateIntegrationInput }))
+    .input(z.object({ id: idSchema, changes: updateIntegrationInput }))
     .mutation(({ ctx, input }) => updateIntegration(ctx.svc, input.id, input.changes)),
-  delete: adminProcedure.input(id).mutation(({ ctx, input }) => deleteIntegration(ctx.svc, input.id)),
-  keys: adminProcedure.input(id).query(({ ctx, input }) => listApiKeys(ctx.svc, input.id)),
-  createKey: adminProcedure.input(id).mutation(({ ctx, input }) => createApiKey(ctx.svc, input.id)),
+  delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteIntegration(ctx.svc, input.id)),
+  keys: adminProcedure.input(byId.extend(pageInput)).query(({ ctx, input }) => listApiKeys(ctx.svc, input.id, pageOf(input))),
+  createKey: adminProcedure.input(byId).mutation(({ ctx, input }) => createApiKey(ctx.svc, input.id)),
   revokeKey: adminProcedure
-    .input(z.object({ id: z.number().int(), keyId: z.number().int() }))
+    .input(z.object({ id: idSchema, keyId: idSchema }))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.svc, input.id, input.keyId)),
 });

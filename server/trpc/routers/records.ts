@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { idSchema } from '@/server/core/ids';
+import { jsonObject } from '@/server/core/json';
 import { adminProcedure, router, staffProcedure } from '@/server/trpc/init';
 import { createRecordType, deleteRecordType, getRecordType, listRecordTypes, updateRecordType } from '@/server/services/records/record-types';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from '@/server/services/records/records';
@@ -9,17 +11,16 @@ import {
   updateRecordInput,
   updateRecordTypeInput,
 } from '@/server/services/records/schemas';
-import { jsonObject } from '@/server/services/shared';
-import { pageInput } from './shared';
+import { pageInput, pageOf, searchPageInput } from './shared';
 
 export const recordTypesRouter = router({
-  list: staffProcedure.query(({ ctx }) => listRecordTypes(ctx.svc, { limit: 1000, afterId: 0 })),
-  get: staffProcedure.input(z.object({ type: z.string() })).query(({ ctx, input }) => getRecordType(ctx.svc, input.type)),
+  list: staffProcedure.input(searchPageInput).query(({ ctx, input }) => listRecordTypes(ctx.svc, pageOf(input), input.search)),
+  get: staffProcedure.input(z.object({ type: recordTypeName })).query(({ ctx, input }) => getRecordType(ctx.svc, input.type)),
   create: adminProcedure.input(createRecordTypeInput).mutation(({ ctx, input }) => createRecordType(ctx.svc, input)),
   update: adminProcedure
     .input(updateRecordTypeInput.extend({ type: recordTypeName }))
     .mutation(({ ctx, input }) => updateRecordType(ctx.svc, input.type, { permissions: input.permissions })),
-  delete: adminProcedure.input(z.object({ type: z.string() })).mutation(({ ctx, input }) => deleteRecordType(ctx.svc, input.type)),
+  delete: adminProcedure.input(z.object({ type: recordTypeName })).mutation(({ ctx, input }) => deleteRecordType(ctx.svc, input.type)),
 });
 
 export const recordsRouter = router({
@@ -27,22 +28,20 @@ export const recordsRouter = router({
     .input(
       z.object({
         type: recordTypeName.optional(),
-        memberId: z.number().int().positive().optional(),
+        memberId: idSchema.optional(),
         fields: jsonObject.optional(),
         ...pageInput,
       }),
     )
-    .query(({ ctx, input }) => listRecords(ctx.svc, input, { limit: input.limit, afterId: input.afterId })),
-  get: staffProcedure
-    .input(z.object({ type: z.string(), id: z.number().int() }))
-    .query(({ ctx, input }) => getRecord(ctx.svc, input.type, input.id)),
+    .query(({ ctx, input }) => listRecords(ctx.svc, input, pageOf(input))),
+  get: staffProcedure.input(z.object({ type: recordTypeName, id: idSchema })).query(({ ctx, input }) => getRecord(ctx.svc, input.type, input.id)),
   create: adminProcedure
     .input(createRecordInput.extend({ type: recordTypeName }))
     .mutation(({ ctx, input }) => createRecord(ctx.svc, input.type, { memberId: input.memberId, fields: input.fields })),
   update: adminProcedure
-    .input(updateRecordInput.extend({ type: z.string(), id: z.number().int(), replace: z.boolean().default(false) }))
+    .input(updateRecordInput.extend({ type: recordTypeName, id: idSchema, replace: z.boolean().default(false) }))
     .mutation(({ ctx, input }) => updateRecord(ctx.svc, input.type, input.id, { fields: input.fields }, input.replace)),
   delete: adminProcedure
-    .input(z.object({ type: z.string(), id: z.number().int() }))
+    .input(z.object({ type: recordTypeName, id: idSchema }))
     .mutation(({ ctx, input }) => deleteRecord(ctx.svc, input.type, input.id)),
 });

@@ -9,7 +9,7 @@ import { Badge, Button, Card, ErrorNotice, Loading, PageHeader, formatDate } fro
 import { TZDate } from '@date-fns/tz';
 import { useStaff } from '@/app/_components/staff-context';
 import { useTRPC } from '@/app/_trpc/client';
-import { CAREPLAN_TONE } from '../careplans-page';
+import { CAREPLAN_TONE } from '@/app/_components/activity-status';
 import { ActivityList } from './activity-list';
 
 /** When an open activity next changes on its own: its start, its next reminder or its end. */
@@ -96,7 +96,7 @@ export function CareplanDetail({ id }: { id: number }) {
     refetchInterval: (q) => (q.state.data?.some((a) => soonestChange(a) - Date.now() < 120_000) ? 1_000 : 5_000),
   });
   const definition = useQuery({
-    ...trpc.templates.get.queryOptions({ id: careplan.data?.definitionId ?? 0, version: careplan.data?.version }),
+    ...trpc.definitions.get.queryOptions({ id: careplan.data?.definitionId ?? 0, version: careplan.data?.version }),
     enabled: Boolean(careplan.data),
   });
   const member = useQuery({ ...trpc.members.get.queryOptions({ id: careplan.data?.subjectId ?? 0 }), enabled: Boolean(careplan.data) });

@@ -1,9 +1,10 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { SecretOnce } from '@/app/_components/secret-once';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
@@ -14,7 +15,8 @@ export function IntegrationDetail({ id }: { id: number }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const integration = useQuery(trpc.integrations.get.queryOptions({ id }));
-  const keys = useQuery(trpc.integrations.keys.queryOptions({ id }));
+  const pager = usePager();
+  const keys = useQuery({ ...trpc.integrations.keys.queryOptions({ id, cursor: pager.cursor, limit: 20 }), placeholderData: keepPreviousData });
   const [newKey, setNewKey] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const refreshKeys = () => queryClient.invalidateQueries({ queryKey: trpc.integrations.keys.queryKey({ id }) });
@@ -101,11 +103,11 @@ export function IntegrationDetail({ id }: { id: number }) {
             <Loading label="Loading keys…" />
           ) : keys.error ? (
             <ErrorNotice error={keys.error} onRetry={() => void keys.refetch()} />
-          ) : keys.data.length === 0 ? (
+          ) : keys.data.items.length === 0 ? (
             <EmptyState title="No API keys">Create one to let this integration call the API.</EmptyState>
           ) : (
             <Table caption="API keys" head={['Key', 'Created', 'Status', '']}>
-              {keys.data.map((k) => (
+              {keys.data.items.map((k) => (
                 <tr key={k.id}>
                   <Td className="font-mono text-xs">{k.prefix}…</Td>
                   <Td className="whitespace-nowrap text-slate-500">{formatDate(k.createdAt)}</Td>
@@ -128,6 +130,7 @@ export function IntegrationDetail({ id }: { id: number }) {
               ))}
             </Table>
           )}
+          <PagerControls pager={pager} next={keys.data?.next} />
         </Card>
       </div>
     </>

@@ -1,10 +1,12 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { SecretOnce } from '@/app/_components/secret-once';
+import { CAREPLAN_TONE } from '@/app/_components/activity-status';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
@@ -17,8 +19,10 @@ export function MemberDetail({ id }: { id: number }) {
   const router = useRouter();
   const isAdmin = useIsAdmin();
   const member = useQuery(trpc.members.get.queryOptions({ id }));
-  const records = useQuery(trpc.members.records.queryOptions({ id }));
-  const plans = useQuery(trpc.careplans.list.queryOptions({ subjectId: id, limit: 100, afterId: 0 }));
+  const recordPager = usePager();
+  const planPager = usePager();
+  const records = useQuery({ ...trpc.members.records.queryOptions({ id, cursor: recordPager.cursor, limit: 25 }), placeholderData: keepPreviousData });
+  const plans = useQuery({ ...trpc.careplans.list.queryOptions({ subjectId: id, limit: 25, cursor: planPager.cursor }), placeholderData: keepPreviousData });
   const [saved, setSaved] = useState(false);
   const [token, setToken] = useState<string | null>(null);
   const update = useMutation(
@@ -144,11 +148,11 @@ export function MemberDetail({ id }: { id: number }) {
         <Loading label="Loading care plans…" />
       ) : plans.error ? (
         <ErrorNotice error={plans.error} onRetry={() => void plans.refetch()} />
-      ) : plans.data.length === 0 ? (
+      ) : plans.data.items.length === 0 ? (
         <EmptyState title="Not enrolled in any care plan" />
       ) : (
         <Table caption="Care plans of this member" head={['Care plan', 'Template', 'Status', 'Started']}>
-          {plans.data.map((c) => (
+          {plans.data.items.map((c) => (
             <tr key={c.id}>
               <Td>
                 <Link href={`/careplans/${c.id}`} className="font-medium text-brand-700 hover:underline">
@@ -159,24 +163,25 @@ export function MemberDetail({ id }: { id: number }) {
                 {c.slug} v{c.version}
               </Td>
               <Td>
-                <Badge tone={c.status === 'ongoing' ? 'brand' : c.status === 'completed' ? 'green' : 'slate'}>{c.status}</Badge>
+                <Badge tone={CAREPLAN_TONE[c.status]}>{c.status}</Badge>
               </Td>
               <Td className="whitespace-nowrap text-slate-500">{formatDate(c.createdAt)}</Td>
             </tr>
           ))}
         </Table>
       )}
+      <PagerControls pager={planPager} next={plans.data?.next} />
       <MemberNotifications memberId={id} />
       <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>
       {records.isPending ? (
         <Loading label="Loading records…" />
       ) : records.error ? (
         <ErrorNotice error={records.error} onRetry={() => void records.refetch()} />
-      ) : records.data.length === 0 ? (
+      ) : records.data.items.length === 0 ? (
         <EmptyState title="No records for this member" />
       ) : (
         <Table caption="Records of this member" head={['Type', 'Fields', 'Updated']}>
-          {records.data.map((r) => (
+          {records.data.items.map((r) => (
             <tr key={r.id}>
               <Td>
                 <Badge tone="brand">{r.type}</Badge>
@@ -187,6 +192,7 @@ export function MemberDetail({ id }: { id: number }) {
           ))}
         </Table>
       )}
+      <PagerControls pager={recordPager} next={records.data?.next} />
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { notFound } from 'next/navigation';
-import { TemplateDetail } from './template-detail';
+import { DefinitionDetail } from './definition-detail';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Template' };
@@ -7,5 +7,5 @@ export const metadata = { title: 'Template' };
 export default async function Page({ params }: { params: Promise<{ id: string }> }) {
   const id = Number((await params).id);
   if (!Number.isInteger(id) || id <= 0) notFound();
-  return <TemplateDetail id={id} />;
+  return <DefinitionDetail id={id} />;
 }

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { AdminOnly } from '@/app/_components/admin-only';
 import { PageHeader } from '@/app/_components/ui';
-import { TemplateEditor } from '../template-editor';
+import { DefinitionEditor } from '../definition-editor';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'New template' };
@@ -15,7 +15,7 @@ export default function Page() {
         </Link>
       </p>
       <PageHeader title="New template" />
-      <TemplateEditor initial={{ slug: '', title: '', inputs: [], actions: [] }} />
+      <DefinitionEditor initial={{ slug: '', title: '', inputs: [], actions: [] }} />
     </AdminOnly>
   );
 }

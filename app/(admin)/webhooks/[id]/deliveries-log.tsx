@@ -5,10 +5,11 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { Badge, Button, EmptyState, ErrorNotice, Loading, SelectField, Table, Td, TextField, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
-import { EVENT_NAMES, type EventName } from '@/server/events/catalogue';
+import { EVENT_NAMES, type EventName } from '@/server/core/event-names';
+import { DELIVERY_STATUSES, type DeliveryDto } from '@/server/services/webhooks/schemas';
 
 const LIMIT = 20;
-type Status = 'pending' | 'delivered' | 'failed' | 'blocked';
+type Status = DeliveryDto['status'];
 export const STATUS_TONE = { pending: 'amber', delivered: 'green', failed: 'red', blocked: 'red' } as const;
 
 /** datetime-local values are local wall time; the API wants UTC instants. */
@@ -22,7 +23,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const [cursors, setCursors] = useState<number[]>([0]);
-  const beforeId = cursors.at(-1) ?? 0;
+  const cursor = cursors.at(-1) || undefined;
   const reset = () => setCursors([0]);
   const list = useQuery({
     ...trpc.webhooks.deliveries.queryOptions({
@@ -31,7 +32,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
       event: event || undefined,
       since: toIso(since),
       until: toIso(until),
-      beforeId,
+      cursor,
       limit: LIMIT,
     }),
     placeholderData: keepPreviousData,
@@ -40,7 +41,8 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
   const retry = useMutation(
     trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey() }) }),
   );
-  const rows = list.data ?? [];
+  const rows = list.data?.items ?? [];
+  const next = list.data?.next ?? null;
 
   return (
     <section aria-labelledby="deliveries-heading">
@@ -53,7 +55,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
       <div role="search" aria-label="Delivery filters" className="mb-3 grid gap-3 rounded-lg bg-white p-3 shadow-xs ring-1 ring-slate-200 sm:grid-cols-4">
         <SelectField label="Status" value={status} onChange={(e) => (setStatus(e.target.value as Status | ''), reset())}>
           <option value="">Any status</option>
-          {(['pending', 'delivered', 'failed', 'blocked'] as const).map((s) => (
+          {DELIVERY_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>
@@ -80,7 +82,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
       ) : (
         <>
           <Table caption="Deliveries" head={['ID', 'Event', 'Status', 'Attempts', 'Created', 'Next attempt', '']}>
-            {rows.slice(0, LIMIT).map((d) => (
+            {rows.map((d) => (
               <tr key={d.id} className="hover:bg-slate-50">
                 <Td>
                   <Link href={`/webhooks/${webhookId}/deliveries/${d.id}`} className="font-mono text-xs text-brand-700 hover:underline">
@@ -108,7 +110,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
             <Button variant="secondary" disabled={cursors.length === 1} onClick={() => setCursors((c) => c.slice(0, -1))}>
               Newer
             </Button>
-            <Button variant="secondary" disabled={rows.length <= LIMIT} onClick={() => setCursors((c) => [...c, rows[LIMIT - 1]!.id])}>
+            <Button variant="secondary" disabled={next === null} onClick={() => next !== null && setCursors((c) => [...c, next])}>
               Older
             </Button>
           </nav>

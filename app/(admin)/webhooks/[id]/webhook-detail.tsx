@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Badge, Button, Card, ErrorNotice, Loading, PageHeader, SelectField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
-import { EVENT_NAMES, type EventName } from '@/server/events/catalogue';
+import { EVENT_NAMES, type EventName } from '@/server/core/event-names';
 import { WebhookForm } from '../webhook-form';
 import { DeliveriesLog } from './deliveries-log';
 

@@ -2,4 +2,4 @@ import { routeHandlers } from '@/server/http/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { GET, POST } = routeHandlers('/identity-provider');
+export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers('/identity-provider');

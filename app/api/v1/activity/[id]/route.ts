@@ -2,4 +2,4 @@ import { routeHandlers } from '@/server/http/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { DELETE, GET, PATCH } = routeHandlers('/activity/{id}');
+export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers('/activity/{id}');

@@ -2,4 +2,4 @@ import { routeHandlers } from '@/server/http/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { PATCH } = routeHandlers('/careplan-parameter/{id}');
+export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers('/careplan-parameter/{id}');

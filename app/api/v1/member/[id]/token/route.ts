@@ -2,4 +2,4 @@ import { routeHandlers } from '@/server/http/routes';
 
 export const dynamic = 'force-dynamic';
 
-export const { POST } = routeHandlers('/member/{id}/token');
+export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers('/member/{id}/token');

@@ -1,15 +1,19 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
 
-export function TemplatesPage() {
+const PAGE_SIZE = 25;
+
+export function DefinitionsPage() {
   const trpc = useTRPC();
   const isAdmin = useIsAdmin();
-  const list = useQuery(trpc.templates.list.queryOptions());
+  const pager = usePager();
+  const list = useQuery({ ...trpc.definitions.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const newLink = isAdmin && (
     <Link href="/templates/new" className="inline-flex items-center rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white shadow-xs hover:bg-brand-700">
       New template
@@ -21,14 +25,14 @@ export function TemplatesPage() {
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading templates…" />
-      ) : list.data?.length === 0 ? (
+      ) : list.data?.items.length === 0 ? (
         <EmptyState title="No templates yet" action={newLink}>
           A template describes the activities of a care plan and when they happen.
         </EmptyState>
       ) : (
         list.data && (
           <Table caption="Templates" head={['Title', 'Slug', 'Version', 'Inputs', 'Actions', 'Updated']}>
-            {list.data.map((t) => (
+            {list.data.items.map((t) => (
               <tr key={t.id} className="hover:bg-slate-50">
                 <Td>
                   <Link href={`/templates/${t.id}`} className="font-medium text-brand-700 hover:underline">
@@ -45,6 +49,7 @@ export function TemplatesPage() {
           </Table>
         )
       )}
+      <PagerControls pager={pager} next={list.data?.next} />
     </>
   );
 }

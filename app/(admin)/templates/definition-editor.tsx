@@ -8,15 +8,21 @@ import { useIsAdmin } from '@/app/_components/staff-context';
 import { Timeline } from '@/app/_components/timeline';
 import { Button, Card, ErrorNotice, TextField } from '@/app/_components/ui';
 import { useStaff } from '@/app/_components/staff-context';
+import { ObservationCodePicker } from '@/app/_components/pickers';
 import { useTRPC } from '@/app/_trpc/client';
+import { OFFSET_UNITS as UNITS, type OffsetUnit } from '@/server/core/offsets';
+import type { reminderSchema } from '@/server/services/activities/schemas';
+import { createDefinitionInput, updateDefinitionInput, type actionSchema, type inputBodySchema } from '@/server/services/careplans/schemas';
+import { checkWith } from '@/app/_components/form-validation';
+import type { z } from 'zod';
 
-const UNITS = ['s', 'min', 'h', 'd', 'wk', 'mo', 'a'] as const;
-type Unit = (typeof UNITS)[number];
+type Unit = OffsetUnit;
 const UNIT_LABEL: Record<Unit, string> = { s: 'seconds', min: 'minutes', h: 'hours', d: 'days', wk: 'weeks', mo: 'months', a: 'years' };
 type Offset = { offset: number; offsetUnit: Unit };
-type Reminder = Offset & { title?: string };
-export type EditorAction = { key: string; type: string; display: string; actorType: string; inputKey?: string; start: Offset; end?: Offset; reminders: Reminder[] };
-export type EditorInput = { key: string; observationCodeId: number };
+/** An action as the form edits it: the API's action, with reminders always present. */
+export type EditorAction = Omit<z.input<typeof actionSchema>, 'actorType' | 'reminders'> & { actorType: string; reminders: z.input<typeof reminderSchema>[] };
+/** An input as the form edits it; the code's display name is kept for the picker. */
+export type EditorInput = z.input<typeof inputBodySchema> & { codeLabel?: string };
 export type EditorValue = { slug: string; title: string; inputs: EditorInput[]; actions: EditorAction[] };
 
 const control = 'rounded-md border-0 bg-white px-2 py-1.5 text-sm ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-brand-500';
@@ -49,7 +55,7 @@ function OffsetField({ label, value, onChange, error, min }: { label: string; va
 }
 
 /** Builds a template: inputs bound to date codes, and actions scheduled from an input or the care plan start. */
-export function TemplateEditor({
+export function DefinitionEditor({
   initial,
   definitionId,
   onSaved,
@@ -66,46 +72,59 @@ export function TemplateEditor({
   const [value, setValue] = useState<EditorValue>(initial);
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState<string | null>(null);
-  const codes = useQuery(trpc.observationCodes.list.queryOptions());
-  const dateCodes = (codes.data ?? []).filter((c) => c.type === 'date');
+  const anyDateCode = useQuery(trpc.observationCodes.list.queryOptions({ type: 'date', limit: 1 }));
+  const hasDateCodes = (anyDateCode.data?.items.length ?? 1) > 0;
   const after = async (message: string) => {
-    await queryClient.invalidateQueries({ queryKey: trpc.templates.list.queryKey() });
+    await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
     setSaved(message);
     onSaved?.();
   };
   const create = useMutation(
-    trpc.templates.create.mutationOptions({
+    trpc.definitions.create.mutationOptions({
       onSuccess: async (d) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.templates.list.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
         router.push(`/templates/${d.id}`);
       },
     }),
   );
   const update = useMutation(
-    trpc.templates.update.mutationOptions({
+    trpc.definitions.update.mutationOptions({
       onSuccess: async (d) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.templates.get.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.templates.versions.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.definitions.get.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.definitions.versions.queryKey() });
         await after(`Saved as version ${d.version}.`);
       },
     }),
   );
   const mutationError = create.error ?? update.error;
-  const errors = fieldErrorsOf(mutationError);
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const errors = { ...fieldErrorsOf(mutationError), ...local };
   const busy = create.isPending || update.isPending;
   const validActions = value.actions.filter((a) => a.key && a.type && a.display && Number.isFinite(a.start.offset));
   const preview = useQuery({
-    ...trpc.templates.preview.queryOptions({ actions: validActions, sampleDates: samples }),
+    ...trpc.definitions.preview.queryOptions({ actions: validActions, sampleDates: samples }),
     placeholderData: keepPreviousData,
   });
 
   const setAction = (i: number, patch: Partial<EditorAction>) => setValue((v) => ({ ...v, actions: v.actions.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
   const setInput = (i: number, patch: Partial<EditorInput>) => setValue((v) => ({ ...v, inputs: v.inputs.map((a, j) => (j === i ? { ...a, ...patch } : a)) }));
-  const body = { ...value, actions: value.actions.map(({ end, inputKey, ...a }) => ({ ...a, ...(end ? { end } : {}), ...(inputKey ? { inputKey } : {}) })) };
+  const body = {
+    ...value,
+    inputs: value.inputs.map(({ key, observationCodeId }) => ({ key, observationCodeId })),
+    actions: value.actions.map(({ end, inputKey, ...a }) => ({ ...a, ...(end ? { end } : {}), ...(inputKey ? { inputKey } : {}) })),
+  };
   const save = (newVersion: boolean) => {
     setSaved(null);
-    if (definitionId) update.mutate({ id: definitionId, changes: { ...body, ...(newVersion ? { newVersion: true } : {}) } });
-    else create.mutate(body);
+    // The API's own rules first (keys, offsets, inputs named by actions), shown where they apply.
+    if (definitionId) {
+      const checked = checkWith(updateDefinitionInput, { ...body, ...(newVersion ? { newVersion: true } : {}) });
+      setLocal(checked.errors ?? {});
+      if (checked.value) update.mutate({ id: definitionId, changes: checked.value });
+    } else {
+      const checked = checkWith(createDefinitionInput, body);
+      setLocal(checked.errors ?? {});
+      if (checked.value) create.mutate(checked.value);
+    }
   };
 
   return (
@@ -121,31 +140,28 @@ export function TemplateEditor({
         title="Inputs (reference dates)"
         actions={
           isAdmin && (
-            <Button variant="secondary" onClick={() => setValue({ ...value, inputs: [...value.inputs, { key: '', observationCodeId: dateCodes[0]?.id ?? 0 }] })}>
+            <Button variant="secondary" onClick={() => setValue({ ...value, inputs: [...value.inputs, { key: '', observationCodeId: 0 }] })}>
               Add input
             </Button>
           )
         }
       >
         {value.inputs.length === 0 && <p className="text-sm text-slate-500">No inputs: every action is scheduled from the care plan&apos;s start.</p>}
-        {dateCodes.length === 0 && <p className="text-sm text-amber-700">Create a date observation code first; inputs are bound to one.</p>}
+        {!hasDateCodes && <p className="text-sm text-amber-700">Create a date observation code first; inputs are bound to one.</p>}
         <ul className="space-y-3" aria-label="Inputs">
           {value.inputs.map((input, i) => (
             <li key={i} className="flex flex-wrap items-end gap-3">
               <TextField label={`Input ${i + 1} key`} value={input.key} onChange={(e) => setInput(i, { key: e.target.value })} error={errors[`inputs.${i}.key`]} placeholder="surgery" />
-              <div>
-                <label htmlFor={`input-code-${i}`} className="mb-1 block text-sm font-medium text-slate-700">
-                  Input {i + 1} date code
-                </label>
-                <select id={`input-code-${i}`} className={control + errClass(errors[`inputs.${i}.observationCodeId`])} value={input.observationCodeId} onChange={(e) => setInput(i, { observationCodeId: Number(e.target.value) })}>
-                  {dateCodes.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.display}
-                    </option>
-                  ))}
-                </select>
-                {errors[`inputs.${i}.observationCodeId`] && <p className="mt-1 text-xs text-red-700">{errors[`inputs.${i}.observationCodeId`]}</p>}
-              </div>
+              <ObservationCodePicker
+                label={`Input ${i + 1} date code`}
+                type="date"
+                required
+                className="min-w-64"
+                value={input.observationCodeId || null}
+                selectedLabel={input.codeLabel}
+                onChange={(o) => setInput(i, { observationCodeId: o?.id ?? 0, codeLabel: o?.label })}
+                error={errors[`inputs.${i}.observationCodeId`]}
+              />
               {isAdmin && (
                 <Button variant="ghost" aria-label={`Remove input ${i + 1}`} onClick={() => setValue({ ...value, inputs: value.inputs.filter((_, j) => j !== i) })}>
                   Remove

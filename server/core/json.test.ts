@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergePatch } from './shared';
+import { mergePatch } from './json';
 
 describe('mergePatch (RFC 7396 appendix A)', () => {
   const cases: [unknown, unknown, unknown][] = [

@@ -4,20 +4,20 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Badge, Card, ErrorNotice, Loading, PageHeader, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
-import { TemplateEditor, type EditorAction, type EditorValue } from '../template-editor';
+import { DefinitionEditor, type EditorValue } from '../definition-editor';
 
-export function TemplateDetail({ id }: { id: number }) {
+export function DefinitionDetail({ id }: { id: number }) {
   const trpc = useTRPC();
-  const template = useQuery(trpc.templates.get.queryOptions({ id }));
-  const versions = useQuery(trpc.templates.versions.queryOptions({ id }));
+  const template = useQuery(trpc.definitions.get.queryOptions({ id }));
+  const versions = useQuery(trpc.definitions.versions.queryOptions({ id }));
   if (template.isPending) return <Loading label="Loading template…" />;
   if (template.error) return <ErrorNotice error={template.error} onRetry={() => void template.refetch()} />;
   const t = template.data;
   const initial: EditorValue = {
     slug: t.slug,
     title: t.title,
-    inputs: (t.inputs ?? []).map((i) => ({ key: i.key, observationCodeId: i.observationCodeId })),
-    actions: t.actions.map((a) => ({ ...a, reminders: a.reminders ?? [] })) as EditorAction[],
+    inputs: (t.inputs ?? []).map((i) => ({ key: i.key, observationCodeId: i.observationCodeId, codeLabel: i.observationCode?.display })),
+    actions: t.actions.map((a) => ({ ...a, reminders: a.reminders ?? [] })),
   };
   return (
     <>
@@ -28,7 +28,7 @@ export function TemplateDetail({ id }: { id: number }) {
       </p>
       <PageHeader title={t.title} description={<>Template <span className="font-mono text-xs">{t.slug}</span>, version {t.version}</>} />
       <div className="grid gap-6 xl:grid-cols-[1fr_16rem]">
-        <TemplateEditor key={`${t.version}-${t.updatedAt}`} initial={initial} definitionId={t.id} />
+        <DefinitionEditor key={`${t.version}-${t.updatedAt}`} initial={initial} definitionId={t.id} />
         <Card title="Versions" className="self-start">
           {versions.isPending ? (
             <Loading />

@@ -1,0 +1,99 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useDeferredValue, useId } from 'react';
+import { useTRPC } from '@/app/_trpc/client';
+import { SearchSelect, type OptionsSource, type PickOption } from './search-select';
+import { TextField } from './ui';
+
+const PICK_LIMIT = 20;
+
+type PickerProps = {
+  placeholder?: string;
+  label?: string;
+  value: number | null;
+  selectedLabel?: string;
+  onChange: (option: PickOption | null) => void;
+  error?: string | null;
+  hint?: string;
+  required?: boolean;
+  className?: string;
+};
+
+/** Turns a paged list answer into picker options. */
+function source<T>(data: { items: T[]; next: number | null } | undefined, isLoading: boolean, toOption: (item: T) => PickOption) {
+  return { options: (data?.items ?? []).map(toOption), isLoading, hasMore: (data?.next ?? null) !== null };
+}
+
+export const memberLabel = (m: { id: number; name: string | null; email: string | null }) => m.name ?? m.email ?? `Member #${m.id}`;
+
+export function MemberPicker({ label = 'Member', ...props }: PickerProps) {
+  const trpc = useTRPC();
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.members.list.queryOptions({ search: search || undefined, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (m) => ({ id: m.id, label: memberLabel(m), detail: m.email && m.name ? m.email : undefined }));
+  };
+  return <SearchSelect label={label} placeholder="Search by name or email" useOptions={useOptions} {...props} />;
+}
+
+export function DefinitionPicker({ label = 'Template', ...props }: PickerProps) {
+  const trpc = useTRPC();
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.definitions.list.queryOptions({ search: search || undefined, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (d) => ({ id: d.id, label: d.title, detail: `${d.slug} · v${d.version}` }));
+  };
+  return <SearchSelect label={label} placeholder="Search templates" useOptions={useOptions} {...props} />;
+}
+
+export function IntegrationPicker({ label = 'Integration', ...props }: PickerProps) {
+  const trpc = useTRPC();
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.integrations.list.queryOptions({ search: search || undefined, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (i) => ({ id: i.id, label: i.display, detail: i.endpointUrl ?? 'no endpoint URL' }));
+  };
+  return <SearchSelect label={label} placeholder="Search integrations" useOptions={useOptions} {...props} />;
+}
+
+export function ObservationCodePicker({ label = 'Observation code', type, ...props }: PickerProps & { type?: 'date' | 'number' | 'string' | 'boolean' }) {
+  const trpc = useTRPC();
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.observationCodes.list.queryOptions({ search: search || undefined, type, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (c) => ({ id: c.id, label: c.display, detail: `${c.slug} · ${c.type}` }));
+  };
+  return <SearchSelect label={label} placeholder="Search codes" useOptions={useOptions} {...props} />;
+}
+
+/**
+ * A record type name: free text (any name may be used) with the project's matching types suggested as
+ * you type, searched on the server.
+ */
+export function RecordTypeField({
+  label = 'Type',
+  value,
+  onChange,
+  error,
+  hint,
+  placeholder,
+}: {
+  label?: string;
+  value: string;
+  onChange: (type: string) => void;
+  error?: string | null;
+  hint?: string;
+  placeholder?: string;
+}) {
+  const trpc = useTRPC();
+  const listId = useId();
+  const deferred = useDeferredValue(value.trim());
+  const types = useQuery({ ...trpc.recordTypes.list.queryOptions({ search: deferred || undefined, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+  return (
+    <>
+      <TextField label={label} value={value} onChange={(e) => onChange(e.target.value)} list={listId} error={error} hint={hint} placeholder={placeholder} autoComplete="off" />
+      <datalist id={listId}>
+        {(types.data?.items ?? []).map((t) => (
+          <option key={t.id} value={t.type} />
+        ))}
+      </datalist>
+    </>
+  );
+}

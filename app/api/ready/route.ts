@@ -1,0 +1,5 @@
+import { ready } from '@/server/http/health';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = ready;

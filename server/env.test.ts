@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env';
+
+const base = { NODE_ENV: 'production', AUTH_SECRET: 'a-production-secret-of-enough-length' };
+
+describe('environment validation at boot (defect 9)', () => {
+  it('stops on a range that opens every address in production, naming the variable', () => {
+    for (const value of ['0.0.0.0/0', '::/0', '10.0.0.0/8,0.0.0.0/1']) {
+      expect(() => parseEnv({ ...base, WEBHOOK_ALLOWED_CIDRS: value })).toThrow(/WEBHOOK_ALLOWED_CIDRS: .*opens \(nearly\) every address/);
+    }
+    expect(parseEnv({ ...base, WEBHOOK_ALLOWED_CIDRS: '10.20.0.0/16, fd00::/8' }).WEBHOOK_ALLOWED_CIDRS.map(([r, b]) => `${r.toString()}/${b}`)).toEqual(['10.20.0.0/16', 'fd00::/8']);
+  });
+
+  it('stops on a malformed range in any environment, naming the variable and the value', () => {
+    for (const env of [base, { NODE_ENV: 'development' }]) {
+      expect(() => parseEnv({ ...env, WEBHOOK_ALLOWED_CIDRS: '10.20.0.0/16,not-a-range' })).toThrow('WEBHOOK_ALLOWED_CIDRS: "not-a-range" is not an address range');
+      expect(() => parseEnv({ ...env, WEBHOOK_ALLOWED_CIDRS: '10.0.0.1/33' })).toThrow('WEBHOOK_ALLOWED_CIDRS');
+    }
+  });
+
+  it('needs AUTH_SECRET in production and reads the limits and time limits', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production' })).toThrow('AUTH_SECRET: required in production');
+    const env = parseEnv({ ...base, DB_STATEMENT_TIMEOUT_MS: '2500', RATE_LIMIT_PER_MINUTE: '0', CAREBASE_TRUST_PROXY: '1', CAREBASE_PUBLIC_URL: 'https://care.example.org' });
+    expect(env).toMatchObject({ DB_STATEMENT_TIMEOUT_MS: 2500, RATE_LIMIT_PER_MINUTE: 0, CAREBASE_TRUST_PROXY: true, CAREBASE_PUBLIC_URL: 'https://care.example.org' });
+    expect(() => parseEnv({ ...base, CAREBASE_PUBLIC_URL: 'ftp://x' })).toThrow('CAREBASE_PUBLIC_URL');
+  });
+});
