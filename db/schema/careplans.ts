@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { articles, questionnaires } from './content';
+import { ACTIVITY_KINDS, ACTIVITY_STATUSES, CAREPLAN_STATUSES, OBSERVATION_TYPES } from './enums';
 import { members } from './members';
 import { projects, timestamps } from './projects';
 
@@ -14,7 +16,7 @@ export const observationCodes = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     slug: text('slug').notNull(),
     display: text('display').notNull(),
-    type: text('type', { enum: ['date', 'number', 'string', 'boolean'] }).notNull(),
+    type: text('type', { enum: OBSERVATION_TYPES }).notNull(),
     ...timestamps,
   },
   (t) => [uniqueIndex('observation_code_project_slug_key').on(t.projectId, t.slug)],
@@ -48,8 +50,13 @@ export type ActionOffset = { offset: number; offsetUnit: 's' | 'min' | 'h' | 'd'
 export type ActionReminder = ActionOffset & { topic?: string; medium?: string | string[]; title?: string; body?: string };
 export type DefinitionAction = {
   key: string;
+  kind?: (typeof ACTIVITY_KINDS)[number];
   type: string;
   display: string;
+  description?: string;
+  articleId?: number;
+  questionnaireId?: number;
+  scheduleId?: number;
   actorType: string;
   inputKey?: string;
   start: ActionOffset;
@@ -121,7 +128,7 @@ export const careplans = pgTable(
       .notNull()
       .references(() => members.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
-    status: text('status', { enum: ['ongoing', 'completed', 'cancelled'] }).notNull().default('ongoing'),
+    status: text('status', { enum: CAREPLAN_STATUSES }).notNull().default('ongoing'),
     ...timestamps,
   },
   (t) => [
@@ -148,7 +155,6 @@ export const careplanParameters = pgTable(
   (t) => [uniqueIndex('careplan_parameter_input_key').on(t.careplanId, t.inputId), index('careplan_parameter_observation_idx').on(t.observationId)],
 );
 
-export const ACTIVITY_STATUSES = ['proposed', 'scheduled', 'expired', 'completed', 'cancelled'] as const;
 
 export const activities = pgTable(
   'activity',
@@ -165,8 +171,18 @@ export const activities = pgTable(
     actionKey: text('action_key'),
     /** The input whose date anchors it; null when anchored on the care plan's start. */
     inputId: integer('input_id'),
+    kind: text('kind', { enum: ACTIVITY_KINDS }).notNull().default('task'),
     type: text('type').notNull(),
     display: text('display').notNull(),
+    description: text('description'),
+    articleId: integer('article_id').references(() => articles.id, { onDelete: 'set null' }),
+    questionnaireId: integer('questionnaire_id').references(() => questionnaires.id, { onDelete: 'set null' }),
+    /** The schedule an appointment activity is booked in (section 10). */
+    scheduleId: integer('schedule_id'),
+    /** The completed response that completed it (questionnaire kind). */
+    questionnaireResponseId: integer('questionnaire_response_id'),
+    /** The appointment whose booking completed it (appointment kind). */
+    appointmentId: integer('appointment_id'),
     actorType: text('actor_type').notNull().default('subject'),
     status: text('status', { enum: ACTIVITY_STATUSES }).notNull().default('proposed'),
     activateAt: tz('activate_at').notNull(),
@@ -193,5 +209,7 @@ export const activities = pgTable(
     index('activity_project_idx').on(t.projectId, t.id),
     index('activity_subject_idx').on(t.subjectId),
     index('activity_due_idx').on(t.nextDueAt).where(sql`${t.nextDueAt} is not null`),
+    index('activity_article_idx').on(t.articleId).where(sql`${t.articleId} is not null`),
+    index('activity_questionnaire_idx').on(t.questionnaireId).where(sql`${t.questionnaireId} is not null`),
   ],
 );

@@ -1,3 +1,4 @@
+export * from './enums';
 export * from './projects';
 export * from './members';
 export * from './integrations';
@@ -5,5 +6,8 @@ export * from './records';
 export * from './events';
 export * from './webhooks';
 export * from './identity';
+export * from './content';
 export * from './careplans';
+export * from './responses';
 export * from './notifications';
+export * from './limits';

@@ -13,7 +13,7 @@ export async function careplanForBulkActivities(ctx: ServiceContext, slug: strin
     slug,
     title: slug,
     inputs: [],
-    actions: [{ key: 'later', type: 'task', display: 'Later', actorType: 'subject', start: { offset: 10, offsetUnit: 'a' }, reminders: [] }],
+    actions: [{ key: 'later', kind: 'task', type: 'task', display: 'Later', actorType: 'subject', start: { offset: 10, offsetUnit: 'a' }, reminders: [] }],
   });
   const careplan = await createCareplan(ctx, { definitionId: definition.id, subjectId: member.id });
   return { member, careplan };

@@ -5,8 +5,10 @@ import { projectsRouter } from './routers/projects';
 import { recordsRouter, recordTypesRouter } from './routers/records';
 import { webhooksRouter } from './routers/webhooks';
 import { identityRouter } from './routers/identity';
-import { careplansRouter, observationCodesRouter, templatesRouter } from './routers/careplans';
+import { careplansRouter, definitionsRouter, observationCodesRouter } from './routers/careplans';
 import { activitiesRouter } from './routers/activities';
+import { meRouter } from './routers/me';
+import { articlesRouter, questionnairesRouter, responsesRouter } from './routers/content';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -17,9 +19,13 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   identityProviders: identityRouter,
   observationCodes: observationCodesRouter,
-  templates: templatesRouter,
+  definitions: definitionsRouter,
   careplans: careplansRouter,
   activities: activitiesRouter,
+  articles: articlesRouter,
+  questionnaires: questionnairesRouter,
+  responses: responsesRouter,
+  me: meRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineRoute, idParam } from '@/server/http/define-route';
+import { defineRoute } from '@/server/http/define-route';
+import { idParam } from '@/server/core/ids';
 import { createActivity, deleteActivity, getActivity, listActivities, updateActivity } from '@/server/services/activities/activities';
 import { getNotification, listNotifications, updateNotification } from '@/server/services/activities/notifications';
-import { createActivityInput, listActivitiesQuery, listNotificationsQuery, notificationSchema, updateActivityInput, updateNotificationInput } from '@/server/services/activities/schemas';
-import { activitySchema } from '@/server/services/careplans/schemas';
+import { createActivityInput, listActivitiesQuery, listNotificationsQuery, notificationSchema, updateActivityInput, updateNotificationInput, activitySchema } from '@/server/services/activities/schemas';
 
 const idParams = z.object({ id: idParam });
 
@@ -16,7 +16,7 @@ export const activityRoutes = [
     description: 'A member token sees only the member\u2019s own activities.',
     query: listActivitiesQuery,
     paginated: true,
-    response: z.array(activitySchema),
+    response: activitySchema,
     handler: (ctx, { query, page }) => listActivities(ctx, query, page),
   }),
   defineRoute({
@@ -63,7 +63,7 @@ export const activityRoutes = [
     description: 'A member token sees only its own notifications.',
     query: listNotificationsQuery,
     paginated: true,
-    response: z.array(notificationSchema),
+    response: notificationSchema,
     handler: (ctx, { query, page }) => listNotifications(ctx, query, page),
   }),
   defineRoute({

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@/server/errors';
 import type { Method, RouteSpec } from '@/server/http/define-route';
+import { problemResponse } from '@/server/http/problem';
 import { withApi } from '@/server/http/with-api';
 import { integrationRoutes } from './integrations';
 import { memberRoutes } from './members';
@@ -7,9 +10,10 @@ import { webhookRoutes } from './webhooks';
 import { identityRoutes } from './identity';
 import { careplanRoutes, definitionRoutes, observationRoutes } from './careplans';
 import { activityRoutes } from './activities';
+import { articleRoutes, questionnaireRoutes, responseRoutes } from './content';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes, ...activityRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes, ...activityRoutes, ...articleRoutes, ...questionnaireRoutes, ...responseRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 
@@ -21,12 +25,27 @@ function handlerFor(spec: RouteSpec): Handler {
   return h;
 }
 
-/** The Next route-file exports for one path: `export const { GET, POST } = routeHandlers('/member')`. */
-export function routeHandlers(path: string): Partial<Record<Method, Handler>> {
-  const out: Partial<Record<Method, Handler>> = {};
-  for (const spec of routes) if (spec.path === path) out[spec.method] = handlerFor(spec);
-  if (Object.keys(out).length === 0) throw new Error(`No REST route is defined for ${path}`);
-  return out;
+/** Methods a route file answers: those of the route table, and 405 for the other usual ones. */
+export const ROUTE_FILE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type FileMethod = (typeof ROUTE_FILE_METHODS)[number];
+
+/** 405 problem+json with `Allow` and `X-Request-Id` (CONTRACT 1), for a method the path does not have. */
+function methodNotAllowed(allowed: Method[]): Handler {
+  return async () =>
+    problemResponse(new AppError('method_not_allowed', `This path answers ${allowed.join(', ')}`), randomUUID(), { allow: allowed.join(', ') });
+}
+
+/** The Next route-file exports for one path: `export const { GET, POST, PUT, PATCH, DELETE } = routeHandlers('/member')`. */
+export function routeHandlers(path: string): Record<FileMethod, Handler> {
+  const specs = routes.filter((spec) => spec.path === path);
+  if (specs.length === 0) throw new Error(`No REST route is defined for ${path}`);
+  const allowed = specs.map((s) => s.method);
+  const refuse = methodNotAllowed(allowed);
+  const handlerOf = (method: FileMethod) => {
+    const spec = specs.find((s) => s.method === method);
+    return spec ? handlerFor(spec) : refuse;
+  };
+  return Object.fromEntries(ROUTE_FILE_METHODS.map((m) => [m, handlerOf(m)])) as Record<FileMethod, Handler>;
 }
 
 /**
@@ -44,7 +63,7 @@ export async function dispatch(req: Request): Promise<Response> {
     const params: Record<string, string> = {};
     let score = 0;
     const ok = parts.every((part, i) => {
-      const seg = decodeURIComponent(segments[i]!);
+      const seg = decodeSegment(segments[i]!);
       if (part.startsWith('{')) {
         params[part.slice(1, -1)] = seg;
         return true;
@@ -54,6 +73,27 @@ export async function dispatch(req: Request): Promise<Response> {
     });
     if (ok && (!best || score > best.score)) best = { spec, params, score };
   }
-  if (!best) return new Response(JSON.stringify({ status: 404, code: 'not_found' }), { status: 404 });
+  if (!best) {
+    const path = matchPath(segments);
+    if (path) return routeHandlers(path)[req.method as FileMethod](req);
+    return problemResponse(new AppError('not_found', 'No such API route; see /api/v1/openapi.json'), randomUUID());
+  }
   return handlerFor(best.spec)(req, { params: Promise.resolve(best.params) });
+}
+
+/** The route path (any method) that a request path names, for 405s in the test dispatcher. */
+function matchPath(segments: string[]): string | undefined {
+  return routes.find((spec) => {
+    const parts = spec.path.split('/').filter(Boolean);
+    return parts.length === segments.length && parts.every((p, i) => p.startsWith('{') || p === decodeSegment(segments[i]!));
+  })?.path;
+}
+
+/** A path segment decoded as Next decodes route params: undecodable ones stay as sent. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

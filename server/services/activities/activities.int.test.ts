@@ -6,7 +6,7 @@ import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, newProject } from '@/server/testing/api';
 import { startReceiver, type Received } from '@/server/testing/receiver';
-import { completeOwnActivity, loadMemberHome, markOwnNotificationRead } from '@/server/services/members/member-home';
+import { createCaller } from '@/server/trpc/root';
 
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 beforeAll(async () => {
@@ -362,18 +362,21 @@ describe('member inbox (/me)', () => {
     expect(nurse.status).toBe(201);
     await run(60);
     await run(70);
-    const home = await loadMemberHome(member.id);
-    expect(home!.notifications.map((n) => [n.title, n.status])).toEqual([['call: Phone check-in', 'sent']]);
+    const me = createCaller({ memberId: member.id });
+    const home = await me.me.home();
+    expect(home.notifications.map((n) => [n.title, n.status])).toEqual([['call: Phone check-in', 'sent']]);
     const other = (await api.post('/member', { name: 'Sam' })).body;
-    await expect(markOwnNotificationRead(other.id, home!.notifications[0]!.id)).rejects.toThrow('Notification not found');
-    expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toBeNull();
-    await markOwnNotificationRead(member.id, home!.notifications[0]!.id);
-    expect((await loadMemberHome(member.id))!.notifications[0]!.readAt).toEqual(expect.any(String));
+    await expect(createCaller({ memberId: other.id }).me.markNotificationRead({ id: home.notifications[0]!.id })).rejects.toThrow('Notification not found');
+    expect((await me.me.home()).notifications[0]!.readAt).toBeNull();
+    await me.me.markNotificationRead({ id: home.notifications[0]!.id });
+    expect((await me.me.home()).notifications[0]!.readAt).toEqual(expect.any(String));
     // their to-do list: scheduled activities that are theirs to do, not the nurse's
-    expect(home!.activities.map((a) => a.display)).toEqual(['Phone check-in']);
-    await expect(completeOwnActivity(member.id, nurse.body.id)).rejects.toThrow('only mark their own activities completed');
-    await completeOwnActivity(member.id, home!.activities[0]!.id);
-    expect((await loadMemberHome(member.id))!.activities).toEqual([]);
+    expect(home.activities.map((a) => a.display)).toEqual(['Phone check-in']);
+    await expect(me.me.completeActivity({ id: nurse.body.id })).rejects.toThrow('only mark their own activities completed');
+    await me.me.completeActivity({ id: home.activities[0]!.id });
+    expect((await me.me.home()).activities).toEqual([]);
+    // staff and visitors have no member page
+    await expect(createCaller({}).me.home()).rejects.toThrow('Sign in first');
   });
 });
 

@@ -1,29 +1,30 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { activities, careplans, projects } from '@/db/schema';
-import { requireReadEverything } from '@/server/auth/guards';
+import { requireReadEverything, requireCareManager } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { AppError, conflict, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
-import type { Page } from '@/server/http/define-route';
-import { requireCareManager, toActivityDto } from '@/server/services/careplans/careplans';
-import type { ActivityDto } from '@/server/services/careplans/schemas';
-import { afterId, pageLimit } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { toActivityDto } from '@/server/services/activities/dto';
+import { type ActivityDto } from '@/server/services/activities/schemas';
 import { initialSchedule, isOpen, nextDueAt, pendingReminderAt } from './lifecycle';
-import type { CreateActivityInput, UpdateActivityInput } from './schemas';
+import { requireReferencesInProject } from './references';
+import { type CreateActivityInput, type UpdateActivityInput } from './schemas';
 
 type ActivityRow = typeof activities.$inferSelect;
 
 export async function listActivities(
   ctx: ServiceContext,
-  query: { careplanId?: number; subjectId?: number; status?: ActivityDto['status'] },
-  page?: Page,
-): Promise<ActivityDto[]> {
-  const where: SQL[] = [visibleTo(ctx), gt(activities.id, afterId(page))];
+  query: { careplanId?: number; subjectId?: number; status?: ActivityDto['status']; kind?: ActivityDto['kind'] },
+  page: Page = FIRST_PAGE,
+): Promise<Paged<ActivityDto>> {
+  const where: SQL[] = [visibleTo(ctx), gt(activities.id, page.afterId)];
   if (query.careplanId) where.push(eq(activities.careplanId, query.careplanId));
   if (query.subjectId) where.push(eq(activities.subjectId, query.subjectId));
   if (query.status) where.push(eq(activities.status, query.status));
-  const rows = await ctx.db.select().from(activities).where(and(...where)).orderBy(asc(activities.id)).limit(pageLimit(page));
-  return rows.map(toActivityDto);
+  if (query.kind) where.push(eq(activities.kind, query.kind));
+  const rows = await ctx.db.select().from(activities).where(and(...where)).orderBy(asc(activities.id)).limit(fetchSize(page));
+  return toPaged(rows, page, toActivityDto);
 }
 
 /** Staff and integrations see the project's activities; a member token only the member's own. */
@@ -54,6 +55,17 @@ export async function getActivity(ctx: ServiceContext, id: number): Promise<Acti
   return toActivityDto((await findActivity(ctx, id)).row);
 }
 
+/**
+ * CONTRACT 9: a questionnaire activity is completed by a completed response naming it, an appointment
+ * activity by booking (409 for a PATCH). A questionnaire activity whose form was deleted since has
+ * nothing to fill in, so it may be marked done by hand.
+ */
+function requireCompletableByPatch(row: ActivityRow, input: UpdateActivityInput) {
+  if (input.status !== 'completed') return;
+  if (row.kind === 'questionnaire' && row.questionnaireId !== null) throw conflict('A questionnaire activity is completed by a completed response naming it', 'status');
+  if (row.kind === 'appointment') throw conflict('An appointment activity is completed by booking an appointment for it', 'status');
+}
+
 function requireEndNotBefore(activateAt: Date, endAt: Date | null) {
   if (endAt && endAt < activateAt) throw invalidField('endAt', 'endAt must not be before activateAt');
 }
@@ -71,6 +83,7 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
   const activateAt = new Date(input.activateAt);
   const endAt = input.endAt ? new Date(input.endAt) : null;
   requireEndNotBefore(activateAt, endAt);
+  await requireReferencesInProject(ctx, [input]);
   const { remindAt, nextDueAt: firstDue } = initialSchedule(activateAt, endAt, input.reminders, found.timeZone);
   return emit(ctx, 'activity_create', { ...input }, async (tx) => {
     const [row] = await tx.db
@@ -79,8 +92,13 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
         projectId: ctx.projectId,
         careplanId: found.c.id,
         subjectId: found.c.subjectId,
+        kind: input.kind,
         type: input.type,
         display: input.display,
+        description: input.description ?? null,
+        articleId: input.articleId ?? null,
+        questionnaireId: input.questionnaireId ?? null,
+        scheduleId: input.scheduleId ?? null,
         actorType: input.actorType,
         activateAt,
         endAt,
@@ -105,6 +123,7 @@ export async function updateActivity(ctx: ServiceContext, id: number, input: Upd
   if (ctx.actor.kind !== 'member') requireCareManager(ctx);
   const { row: current, timeZone } = await findActivity(ctx, id);
   requireMemberMayUpdate(ctx, current, input);
+  requireCompletableByPatch(current, input);
   const changesSchedule = input.status !== undefined || input.activateAt !== undefined || input.endAt !== undefined || input.remindAt !== undefined;
   if (changesSchedule && !isOpen(current.status)) throw conflict(`The activity is ${current.status}; only proposed or scheduled activities change`, 'status');
   const activateAt = input.activateAt ? new Date(input.activateAt) : current.activateAt;

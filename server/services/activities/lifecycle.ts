@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ActionReminder } from '@/db/schema';
-import { addOffset } from '@/server/services/careplans/offsets';
+import { addOffset } from '@/server/core/offsets';
 
 /**
  * The activity state machine (CONTRACT 6), as pure functions over an activity's lifecycle fields, so

@@ -3,9 +3,9 @@ import { notifications } from '@/db/schema';
 import { canReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { AppError, conflict, notFound } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
-import type { NotificationDto, UpdateNotificationInput } from './schemas';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { iso } from '@/server/core/time';
+import { type NotificationDto, type UpdateNotificationInput } from './schemas';
 
 type NotificationRow = typeof notifications.$inferSelect;
 
@@ -29,8 +29,8 @@ function visibleTo(ctx: ServiceContext): SQL {
   return eq(notifications.projectId, ctx.projectId);
 }
 
-export async function listNotifications(ctx: ServiceContext, query: { memberId?: number; activityId?: number }, page?: Page): Promise<NotificationDto[]> {
-  const where: SQL[] = [visibleTo(ctx), gt(notifications.id, afterId(page))];
+export async function listNotifications(ctx: ServiceContext, query: { memberId?: number; activityId?: number }, page: Page = FIRST_PAGE): Promise<Paged<NotificationDto>> {
+  const where: SQL[] = [visibleTo(ctx), gt(notifications.id, page.afterId)];
   if (query.memberId) where.push(eq(notifications.memberId, query.memberId));
   if (query.activityId) where.push(eq(notifications.activityId, query.activityId));
   const rows = await ctx.db
@@ -38,8 +38,8 @@ export async function listNotifications(ctx: ServiceContext, query: { memberId?:
     .from(notifications)
     .where(and(...where))
     .orderBy(notifications.id)
-    .limit(pageLimit(page));
-  return rows.map(toNotificationDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toNotificationDto);
 }
 
 /** Newest first, for inboxes (the member home, a member's page). */

@@ -2,8 +2,8 @@ import { and, asc, desc, eq, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
 import { activities, careplans, members, projects } from '@/db/schema';
 import { requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
-import { toActivityDto } from '@/server/services/careplans/careplans';
-import { iso } from '@/server/services/shared';
+import { toActivityDto } from '@/server/services/activities/dto';
+import { iso } from '@/server/core/time';
 import { isOpen, reminderSchedule } from './lifecycle';
 
 const DAY = 86_400_000;

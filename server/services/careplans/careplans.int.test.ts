@@ -69,7 +69,7 @@ describe('care plan definitions (CONTRACT 5)', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const d = created.body;
     expect(d).toMatchObject({ slug: 'knee-surgery', title: 'Knee surgery', version: 1 });
-    expect(d.actions[0]).toEqual({ key: 'intake', type: 'call', display: 'Intake call', actorType: 'subject', start: { offset: 1, offsetUnit: 'd' }, reminders: [] });
+    expect(d.actions[0]).toEqual({ key: 'intake', kind: 'task', type: 'call', display: 'Intake call', actorType: 'subject', start: { offset: 1, offsetUnit: 'd' }, reminders: [] });
     const plain = (await api.get(`/careplan-definition/${d.id}`)).body;
     expect(plain).not.toHaveProperty('inputs');
     expect(plain.actions).toHaveLength(3);
@@ -164,11 +164,22 @@ describe('care plans and parameters (CONTRACT 5)', () => {
     expect(a.prep).toMatchObject({ status: 'proposed', activateAt: '2026-03-28T11:00:00.000Z', endAt: '2026-03-28T23:00:00.000Z' });
     expect(a.checkup).toMatchObject({ activateAt: '2026-04-28T22:00:00.000Z', endAt: '2026-05-12T22:00:00.000Z', remindAt: '2026-04-28T22:00:00.000Z', actorType: 'nurse' });
 
+    const before = a;
     const moved = await api.patch(`/careplan-parameter/${param.id}`, { observation: { value: '2026-01-31', observedAt: '2026-03-02T09:00:00Z' } });
     expect(moved.status).toBe(200);
     a = await acts();
-    expect(a.prep.id).toBeDefined();
-    expect(a.checkup).toMatchObject({ status: 'proposed', activateAt: '2026-02-27T23:00:00.000Z' }); // 31 Jan + 1 mo = 28 Feb
+    // The same activities moved (not new ones): midnight of 31 January in Amsterdam is 23:00 UTC on the 30th.
+    expect(a.prep).toMatchObject({ id: before.prep.id, status: 'proposed', activateAt: '2026-01-30T11:00:00.000Z', endAt: '2026-01-30T23:00:00.000Z' });
+    // 31 Jan + 1 mo = 28 Feb (calendar arithmetic), + 2 wk; the pending reminder moves with activateAt.
+    expect(a.checkup).toMatchObject({
+      id: before.checkup.id,
+      status: 'proposed',
+      activateAt: '2026-02-27T23:00:00.000Z',
+      endAt: '2026-03-13T23:00:00.000Z',
+      remindAt: '2026-02-27T23:00:00.000Z',
+    });
+    // The activity anchored on the care plan's start does not move with the input.
+    expect(a.intake).toEqual(before.intake);
     expect(Object.keys(a).sort()).toEqual(['checkup', 'intake', 'prep']);
 
     const emptied = await api.patch(`/careplan-parameter/${param.id}`, { observationId: null });

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -8,51 +8,22 @@ import {
   careplans,
   observations,
   projects,
-  type DefinitionAction,
-} from '@/db/schema';
-import { requireReadEverything } from '@/server/auth/guards';
+  type DefinitionAction } from '@/db/schema';
+import { requireCareManager, requireReadEverything } from '@/server/auth/guards';
+import { toActivityDto } from '@/server/services/activities/dto';
+import { cancelOpenActivities, createActivities } from '@/server/services/activities/plan';
 import type { ServiceContext } from '@/server/context';
-import { AppError, conflict, invalidField, notFound } from '@/server/errors';
-import { emit, recordEvents } from '@/server/events/emit';
-import type { Page } from '@/server/http/define-route';
+import { conflict, invalidField, notFound } from '@/server/errors';
+import { emit } from '@/server/events/emit';
+import { FIRST_PAGE, fetchSize, toPaged, type Page } from '@/server/core/page';
 import { requireMemberInProject } from '@/server/services/members/members';
-import { afterId, iso, pageLimit } from '@/server/services/shared';
+import { iso } from '@/server/core/time';
 import { toObservationDto } from './observations';
-import { scheduleAction } from './schedule';
-import type { ActivityDto, CareplanDto, CreateCareplanInput, UpdateCareplanInput } from './schemas';
+import { type CareplanDto, type CreateCareplanInput, type UpdateCareplanInput } from './schemas';
+
 
 type CareplanRow = typeof careplans.$inferSelect;
-type ActivityRow = typeof activities.$inferSelect;
 export type CareplanInclude = { parameters: boolean; observation: boolean; activities: boolean };
-
-/** Staff (admins and coordinators) and integrations manage care plans; members do not. */
-export function requireCareManager(ctx: ServiceContext): void {
-  if (ctx.actor.role === 'admin' || ctx.actor.kind === 'user') return;
-  throw new AppError('forbidden', 'Managing care plans needs the admin or coordinator role');
-}
-
-export const toActivityDto = (a: ActivityRow): ActivityDto => ({
-  id: a.id,
-  careplanId: a.careplanId,
-  subjectId: a.subjectId,
-  actionKey: a.actionKey,
-  type: a.type,
-  display: a.display,
-  actorType: a.actorType,
-  status: a.status,
-  activateAt: iso(a.activateAt),
-  endAt: a.endAt ? iso(a.endAt) : null,
-  remindAt: a.remindAt ? iso(a.remindAt) : null,
-  reminders: a.reminders as ActivityDto['reminders'],
-  completedAt: a.completedAt ? iso(a.completedAt) : null,
-  createdAt: iso(a.createdAt),
-  updatedAt: iso(a.updatedAt),
-});
-
-export async function projectTimeZone(ctx: ServiceContext): Promise<string> {
-  const [p] = await ctx.db.select({ timeZone: projects.timeZone }).from(projects).where(eq(projects.id, ctx.projectId));
-  return p?.timeZone ?? 'UTC';
-}
 
 export async function careplanDto(ctx: ServiceContext, c: CareplanRow, include: CareplanInclude, knownSlug?: string): Promise<CareplanDto> {
   const slug = knownSlug ?? (await ctx.db.select({ slug: careplanDefinitions.slug }).from(careplanDefinitions).where(eq(careplanDefinitions.id, c.definitionId)))[0]?.slug ?? '';
@@ -87,33 +58,6 @@ export async function careplanDto(ctx: ServiceContext, c: CareplanRow, include: 
     dto.activities = rows.map(toActivityDto);
   }
   return dto;
-}
-
-/** Creates the activities of `actions` from an anchor, and records activity_create for each. */
-export async function createActivities(tx: ServiceContext, c: CareplanRow, actions: DefinitionAction[], anchor: Date, inputId: number | null, timeZone: string) {
-  if (actions.length === 0) return [];
-  const rows = await tx.db
-    .insert(activities)
-    .values(
-      actions.map((a) => {
-        const t = scheduleAction(a, anchor, timeZone);
-        return {
-          projectId: c.projectId,
-          careplanId: c.id,
-          subjectId: c.subjectId,
-          actionKey: a.key,
-          inputId,
-          type: a.type,
-          display: a.display,
-          actorType: a.actorType ?? 'subject',
-          reminders: a.reminders ?? [],
-          ...t,
-        };
-      }),
-    )
-    .returning();
-  await recordEvents(tx, 'activity_create', rows.map((row) => ({ params: { careplanId: c.id, actionKey: row.actionKey }, responseData: toActivityDto(row) })));
-  return rows;
 }
 
 export async function findCareplan(ctx: ServiceContext, id: number): Promise<CareplanRow> {
@@ -183,9 +127,9 @@ export async function getCareplan(ctx: ServiceContext, id: number, include: Care
   return careplanDto(ctx, await findCareplan(ctx, id), include);
 }
 
-export async function listCareplans(ctx: ServiceContext, query: { subjectId?: number; definitionId?: number; status?: CareplanRow['status'] }, page?: Page) {
+export async function listCareplans(ctx: ServiceContext, query: { subjectId?: number; definitionId?: number; status?: CareplanRow['status'] }, page: Page = FIRST_PAGE) {
   requireReadEverything(ctx);
-  const where: SQL[] = [eq(careplans.projectId, ctx.projectId), gt(careplans.id, afterId(page))];
+  const where: SQL[] = [eq(careplans.projectId, ctx.projectId), gt(careplans.id, page.afterId)];
   if (query.subjectId) where.push(eq(careplans.subjectId, query.subjectId));
   if (query.definitionId) where.push(eq(careplans.definitionId, query.definitionId));
   if (query.status) where.push(eq(careplans.status, query.status));
@@ -195,19 +139,9 @@ export async function listCareplans(ctx: ServiceContext, query: { subjectId?: nu
     .innerJoin(careplanDefinitions, eq(careplanDefinitions.id, careplans.definitionId))
     .where(and(...where))
     .orderBy(asc(careplans.id))
-    .limit(pageLimit(page));
-  return Promise.all(rows.map(({ c, slug }) => careplanDto(ctx, c, { parameters: false, observation: false, activities: false }, slug)));
-}
-
-/** Cancels open (proposed or scheduled) activities, recording activity_update for each. */
-export async function cancelOpenActivities(tx: ServiceContext, where: SQL) {
-  const rows = await tx.db
-    .update(activities)
-    .set({ status: 'cancelled', nextDueAt: null, remindAt: null, updatedAt: tx.clock() })
-    .where(and(where, inArray(activities.status, ['proposed', 'scheduled'])))
-    .returning();
-  await recordEvents(tx, 'activity_update', rows.map((row) => ({ params: { id: row.id, status: 'cancelled' }, responseData: toActivityDto(row) })));
-  return rows;
+    .limit(fetchSize(page));
+  const paged = toPaged(rows.map((r) => ({ ...r, id: r.c.id })), page);
+  return { items: await Promise.all(paged.items.map(({ c, slug }) => careplanDto(ctx, c, { parameters: false, observation: false, activities: false }, slug))), next: paged.next };
 }
 
 export async function updateCareplan(ctx: ServiceContext, id: number, input: UpdateCareplanInput): Promise<CareplanDto> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   careplanDefinitionInputs,
   careplanDefinitions,
@@ -11,10 +11,12 @@ import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
 import { emit } from '@/server/events/emit';
-import type { Page } from '@/server/http/define-route';
-import { afterId, idOrSlugWhere, iso, pageLimit, preferExactId } from '@/server/services/shared';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
+import { requireReferencesInProject } from '@/server/services/activities/references';
+import { idOrSlugWhere, preferExactId, searchWhere } from '@/server/services/shared';
+import { iso } from '@/server/core/time';
 import { toCodeDto } from './observations';
-import type { CreateDefinitionInput, DefinitionDto, UpdateDefinitionInput } from './schemas';
+import { type CreateDefinitionInput, type DefinitionDto, type UpdateDefinitionInput } from './schemas';
 
 type DefinitionRow = typeof careplanDefinitions.$inferSelect;
 type VersionRow = typeof careplanDefinitionVersions.$inferSelect;
@@ -31,7 +33,8 @@ async function toDto(ctx: ServiceContext, d: DefinitionRow, v: VersionRow, inclu
     slug: d.slug,
     title: v.title,
     version: v.version,
-    actions: v.actions as DefinitionDto['actions'],
+    // Actions saved before kinds existed are tasks.
+    actions: (v.actions as DefinitionDto['actions']).map((a) => ({ ...a, kind: a.kind ?? 'task' })),
     createdAt: iso(d.createdAt),
     updatedAt: iso(v.updatedAt > d.updatedAt ? v.updatedAt : d.updatedAt),
   };
@@ -78,6 +81,7 @@ async function insertVersion(ctx: ServiceContext, definitionId: number, version:
 export async function createDefinition(ctx: ServiceContext, input: CreateDefinitionInput, include: Include = { inputs: true, observationCode: false }): Promise<DefinitionDto> {
   requireAdmin(ctx);
   await checkInputs(ctx, input.inputs);
+  await requireReferencesInProject(ctx, input.actions, (i) => `actions.${i}.`);
   return emit(ctx, 'careplan_definition_create', input, async (tx) => {
     const [d] = await tx.db.insert(careplanDefinitions).values({ projectId: ctx.projectId, slug: input.slug, latestVersion: 1 }).returning().catch(slugTaken);
     const v = await insertVersion(tx, d!.id, 1, input as CreateDefinitionInput & { actions: DefinitionAction[] });
@@ -112,11 +116,13 @@ export async function getDefinition(ctx: ServiceContext, idOrSlug: string, inclu
   return toDto(ctx, d, await findVersion(ctx, d.id, version ?? d.latestVersion), include);
 }
 
-export async function listDefinitions(ctx: ServiceContext, query: { slug?: string; id?: number }, include: Include, page?: Page): Promise<DefinitionDto[]> {
+export async function listDefinitions(ctx: ServiceContext, query: { slug?: string; id?: number; search?: string }, include: Include, page: Page = FIRST_PAGE): Promise<Paged<DefinitionDto>> {
   requireReadEverything(ctx);
-  const where: SQL[] = [eq(careplanDefinitions.projectId, ctx.projectId), gt(careplanDefinitions.id, afterId(page))];
+  const where: SQL[] = [eq(careplanDefinitions.projectId, ctx.projectId), gt(careplanDefinitions.id, page.afterId)];
   if (query.slug) where.push(eq(careplanDefinitions.slug, query.slug));
   if (query.id) where.push(eq(careplanDefinitions.id, query.id));
+  const search = searchWhere(query.search, careplanDefinitions.slug, careplanDefinitionVersions.title);
+  if (search) where.push(search);
   const rows = await ctx.db
     .select({ d: careplanDefinitions, v: careplanDefinitionVersions })
     .from(careplanDefinitions)
@@ -126,8 +132,9 @@ export async function listDefinitions(ctx: ServiceContext, query: { slug?: strin
     )
     .where(and(...where))
     .orderBy(asc(careplanDefinitions.id))
-    .limit(pageLimit(page));
-  return Promise.all(rows.map(({ d, v }) => toDto(ctx, d, v, include)));
+    .limit(fetchSize(page));
+  const paged = toPaged(rows.map((r) => ({ ...r, id: r.d.id })), page);
+  return { items: await Promise.all(paged.items.map(({ d, v }) => toDto(ctx, d, v, include))), next: paged.next };
 }
 
 /** Every version of a template, newest first, with how many care plans use each. */
@@ -155,6 +162,7 @@ export async function updateDefinition(ctx: ServiceContext, idOrSlug: string, in
     if (a.inputKey && !keys.has(a.inputKey)) throw invalidField(`actions.${i}.inputKey`, `No input with key ${a.inputKey}`);
   });
   if (input.inputs) await checkInputs(ctx, inputs);
+  if (input.actions) await requireReferencesInProject(ctx, input.actions, (i) => `actions.${i}.`);
   const { newVersion, ...params } = input;
   return emit(ctx, 'careplan_definition_update', { id: d.id, ...params, ...(newVersion !== undefined ? { newVersion } : {}) }, async (tx) => {
     const [inUse] = await tx.db.select({ id: careplans.id }).from(careplans).where(eq(careplans.versionId, latest.id)).limit(1);
@@ -181,6 +189,23 @@ export async function updateDefinition(ctx: ServiceContext, idOrSlug: string, in
       .catch(slugTaken);
     return toDto(tx, saved!, version, include);
   });
+}
+
+/**
+ * The slug of a definition whose latest version has an action naming this article or questionnaire
+ * (deleting those is refused while one does), or undefined.
+ */
+export async function definitionNaming(ctx: ServiceContext, field: 'articleId' | 'questionnaireId', id: number): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ slug: careplanDefinitions.slug })
+    .from(careplanDefinitions)
+    .innerJoin(
+      careplanDefinitionVersions,
+      and(eq(careplanDefinitionVersions.definitionId, careplanDefinitions.id), eq(careplanDefinitionVersions.version, careplanDefinitions.latestVersion)),
+    )
+    .where(and(eq(careplanDefinitions.projectId, ctx.projectId), sql`${careplanDefinitionVersions.actions} @> ${JSON.stringify([{ [field]: id }])}::jsonb`))
+    .limit(1);
+  return row?.slug;
 }
 
 /** 409 while ongoing care plans use it; finished care plans of it are deleted with it. */

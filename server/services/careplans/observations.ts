@@ -1,19 +1,14 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
-import { careplanDefinitionInputs, observationCodes, observations } from '@/db/schema';
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { careplanDefinitionInputs, observationCodes, observations, questionnaires, questionnaireVersions } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
-import type { Page } from '@/server/http/define-route';
+import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { requireMemberInProject } from '@/server/services/members/members';
-import { afterId, idOrSlugWhere, iso, pageLimit, preferExactId } from '@/server/services/shared';
-import { isCalendarDate } from './offsets';
-import type {
-  CreateObservationCodeInput,
-  CreateObservationInput,
-  ObservationCodeDto,
-  ObservationDto,
-  UpdateObservationCodeInput,
-} from './schemas';
+import { idOrSlugWhere, preferExactId, searchWhere } from '@/server/services/shared';
+import { iso } from '@/server/core/time';
+import { isCalendarDate } from '@/server/core/offsets';
+import { type CreateObservationCodeInput, type CreateObservationInput, type ObservationCodeDto, type ObservationDto, type UpdateObservationCodeInput } from './schemas';
 
 type CodeRow = typeof observationCodes.$inferSelect;
 export const toCodeDto = (c: CodeRow): ObservationCodeDto => ({ id: c.id, slug: c.slug, display: c.display, type: c.type });
@@ -36,15 +31,26 @@ export async function createObservationCode(ctx: ServiceContext, input: CreateOb
   return toCodeDto(row!);
 }
 
-export async function listObservationCodes(ctx: ServiceContext, page?: Page): Promise<ObservationCodeDto[]> {
+export async function listObservationCodes(
+  ctx: ServiceContext,
+  page: Page = FIRST_PAGE,
+  filter: { search?: string; type?: CodeRow['type'] } = {},
+): Promise<Paged<ObservationCodeDto>> {
   requireReadEverything(ctx);
   const rows = await ctx.db
     .select()
     .from(observationCodes)
-    .where(and(eq(observationCodes.projectId, ctx.projectId), gt(observationCodes.id, afterId(page))))
+    .where(
+      and(
+        eq(observationCodes.projectId, ctx.projectId),
+        gt(observationCodes.id, page.afterId),
+        searchWhere(filter.search, observationCodes.slug, observationCodes.display),
+        filter.type ? eq(observationCodes.type, filter.type) : undefined,
+      ),
+    )
     .orderBy(asc(observationCodes.id))
-    .limit(pageLimit(page));
-  return rows.map(toCodeDto);
+    .limit(fetchSize(page));
+  return toPaged(rows, page, toCodeDto);
 }
 
 export async function findObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<CodeRow> {
@@ -79,6 +85,13 @@ export async function deleteObservationCode(ctx: ServiceContext, idOrSlug: strin
   const code = await findObservationCode(ctx, idOrSlug);
   const [used] = await ctx.db.select({ id: careplanDefinitionInputs.id }).from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.observationCodeId, code.id)).limit(1);
   if (used) throw conflict('A care plan definition uses this code');
+  const [mapped] = await ctx.db
+    .select({ slug: questionnaires.slug })
+    .from(questionnaireVersions)
+    .innerJoin(questionnaires, eq(questionnaires.id, questionnaireVersions.questionnaireId))
+    .where(and(eq(questionnaires.projectId, ctx.projectId), sql`${questionnaireVersions.items} @> ${JSON.stringify([{ observationCodeId: code.id }])}::jsonb`))
+    .limit(1);
+  if (mapped) throw conflict(`Questionnaire ${mapped.slug} records answers as this code`);
   const [observed] = await ctx.db.select({ id: observations.id }).from(observations).where(eq(observations.observationCodeId, code.id)).limit(1);
   if (observed) throw conflict('Observations of this code exist');
   await ctx.db.delete(observationCodes).where(eq(observationCodes.id, code.id));
@@ -112,13 +125,13 @@ export async function createObservation(ctx: ServiceContext, input: CreateObserv
   return toObservationDto(row!);
 }
 
-export async function listObservations(ctx: ServiceContext, query: { subjectId?: number; observationCodeId?: number }, page?: Page) {
+export async function listObservations(ctx: ServiceContext, query: { subjectId?: number; observationCodeId?: number }, page: Page = FIRST_PAGE) {
   requireReadEverything(ctx);
-  const where: SQL[] = [eq(observations.projectId, ctx.projectId), gt(observations.id, afterId(page))];
+  const where: SQL[] = [eq(observations.projectId, ctx.projectId), gt(observations.id, page.afterId)];
   if (query.subjectId) where.push(eq(observations.subjectId, query.subjectId));
   if (query.observationCodeId) where.push(eq(observations.observationCodeId, query.observationCodeId));
-  const rows = await ctx.db.select().from(observations).where(and(...where)).orderBy(asc(observations.id)).limit(pageLimit(page));
-  return rows.map(toObservationDto);
+  const rows = await ctx.db.select().from(observations).where(and(...where)).orderBy(asc(observations.id)).limit(fetchSize(page));
+  return toPaged(rows, page, toObservationDto);
 }
 
 export async function getObservation(ctx: ServiceContext, id: number): Promise<ObservationDto> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -8,21 +8,21 @@ import {
   observationCodes,
   observations,
   projects,
-  type DefinitionAction,
-} from '@/db/schema';
+  type DefinitionAction } from '@/db/schema';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { invalidField, notFound } from '@/server/errors';
-import { recordEvents } from '@/server/events/emit';
-import { ApiResult } from '@/server/http/define-route';
-import { cancelOpenActivities, createActivities, requireCareManager, toActivityDto } from './careplans';
+import { cancelOpenActivities, createActivities, moveActivities, type ActivityMove } from '@/server/services/activities/plan';
+import { requireCareManager } from '@/server/auth/guards';
 import { checkObservationValue, toObservationDto } from './observations';
-import { startOfDateIn } from './offsets';
+import { startOfDateIn } from '@/server/core/offsets';
 import { nextDueAt, pendingReminderAt } from '@/server/services/activities/lifecycle';
-import { scheduleAction } from './schedule';
-import type { ParameterDto, PatchParameterInput, SetParameterInput } from './schemas';
+import { scheduleAction } from '@/server/services/activities/schedule';
+import { type ParameterDto, type PatchParameterInput, type SetParameterInput } from './schemas';
 
 type Careplan = typeof careplans.$inferSelect;
 type Input = typeof careplanDefinitionInputs.$inferSelect;
+type Parameter = typeof careplanParameters.$inferSelect;
+type Observation = typeof observations.$inferSelect;
 type ObservationValue = { value: string; observedAt: string };
 
 /** The observation a parameter is set to: a new one for the care plan's subject, or an existing one of it. */
@@ -64,7 +64,6 @@ async function resolveObservation(
  * emptying cancels those. Completed, expired and cancelled activities never move.
  */
 type Plan = { actions: DefinitionAction[]; timeZone: string };
-type Times = { activateAt: Date; endAt: Date | null; remindAt: Date | null; nextDueAt: Date | null };
 
 async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, before: string | null, after: string | null) {
   if (before === after || c.status !== 'ongoing') return;
@@ -82,7 +81,7 @@ async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Inp
     .where(and(anchored, eq(activities.inputId, input.id)))
     .orderBy(asc(activities.id));
   const toCreate: DefinitionAction[] = [];
-  const moves: { id: number; times: Times }[] = [];
+  const moves: ActivityMove[] = [];
   for (const action of actions) {
     const mine = existing.filter((a) => a.actionKey === action.key);
     const open = mine.filter((a) => a.status === 'proposed' || a.status === 'scheduled');
@@ -97,28 +96,7 @@ async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Inp
       toCreate.push(action);
     }
   }
-  // All moves in one statement: each column is a CASE over the activity ids.
-  const when = (value: (t: Times) => Date | null) =>
-    sql`case ${activities.id} ${sql.join(moves.map((m) => sql`when ${m.id} then ${value(m.times)?.toISOString() ?? null}::timestamptz`), sql` `)} end`;
-  const movedRows =
-    moves.length === 0
-      ? []
-      : await tx.db
-          .update(activities)
-          .set({
-            activateAt: when((t) => t.activateAt),
-            endAt: when((t) => t.endAt),
-            remindAt: when((t) => t.remindAt),
-            nextDueAt: when((t) => t.nextDueAt),
-            updatedAt: tx.clock(),
-          })
-          .where(inArray(activities.id, moves.map((m) => m.id)))
-          .returning();
-  await recordEvents(
-    tx,
-    'activity_update',
-    movedRows.map((row) => ({ params: { id: row.id, activateAt: row.activateAt.toISOString(), endAt: row.endAt?.toISOString() ?? null }, responseData: toActivityDto(row) })),
-  );
+  await moveActivities(tx, moves);
   await createActivities(tx, c, toCreate, anchor, input.id, timeZone);
 }
 
@@ -131,11 +109,14 @@ async function dtoOf(tx: ServiceContext, parameterId: number): Promise<Parameter
   return { id: row!.p.id, careplanId: row!.p.careplanId, inputId: row!.p.inputId, observationId: row!.p.observationId, observation: row!.o ? toObservationDto(row!.o) : null };
 }
 
-async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, parameter: typeof careplanParameters.$inferSelect | undefined, given: { observation?: ObservationValue; observationId?: number | null }) {
+/**
+ * The one way a parameter changes: it points at `obs` (or nothing), and the activities anchored on its
+ * input follow the date (created, moved or cancelled). Callers hold the care plan's lock.
+ */
+async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, parameter: Parameter | undefined, obs: Observation | null): Promise<number> {
   const before = parameter?.observationId
     ? ((await tx.db.select({ value: observations.value }).from(observations).where(eq(observations.id, parameter.observationId)))[0]?.value ?? null)
     : null;
-  const obs = await resolveObservation(tx, c, input, given);
   let id: number;
   if (parameter) {
     await tx.db.update(careplanParameters).set({ observationId: obs?.id ?? null, updatedAt: tx.clock() }).where(eq(careplanParameters.id, parameter.id));
@@ -145,7 +126,7 @@ async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input
     id = row!.id;
   }
   await applyDate(tx, c, plan, input, before, obs?.value ?? null);
-  return dtoOf(tx, id);
+  return id;
 }
 
 /**
@@ -163,8 +144,8 @@ async function lockPlan(tx: ServiceContext, where: SQL) {
   return row && { c: row.c, plan: { actions: row.actions as DefinitionAction[], timeZone: row.timeZone } };
 }
 
-/** POST /careplan-parameter: sets the parameter of an input (201 when the care plan had none, else 200). */
-export async function setParameter(ctx: ServiceContext, body: SetParameterInput): Promise<ApiResult<ParameterDto>> {
+/** POST /careplan-parameter: sets the parameter of an input; `created` when the care plan had none for it. */
+export async function setParameter(ctx: ServiceContext, body: SetParameterInput): Promise<{ created: boolean; parameter: ParameterDto }> {
   requireCareManager(ctx);
   return withTransaction(ctx, async (tx) => {
     const found = await lockPlan(tx, and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))!);
@@ -179,8 +160,8 @@ export async function setParameter(ctx: ServiceContext, body: SetParameterInput)
       .select()
       .from(careplanParameters)
       .where(and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, input.id)));
-    const dto = await setObservation(tx, c, plan, input, parameter, body);
-    return new ApiResult(parameter ? 200 : 201, dto);
+    const obs = await resolveObservation(tx, c, input, body);
+    return { created: !parameter, parameter: await dtoOf(tx, await setObservation(tx, c, plan, input, parameter, obs)) };
   });
 }
 
@@ -196,6 +177,56 @@ export async function patchParameter(ctx: ServiceContext, id: number, body: Patc
       .where(and(eq(careplanParameters.id, id), eq(careplans.projectId, ctx.projectId)));
     if (!row) throw notFound('Care plan parameter');
     const { plan } = (await lockPlan(tx, eq(careplans.id, row.c.id)))!;
-    return setObservation(tx, row.c, plan, row.input, row.p, body);
+    const obs = await resolveObservation(tx, row.c, row.input, body);
+    return dtoOf(tx, await setObservation(tx, row.c, plan, row.input, row.p, obs));
   });
+}
+
+/** A new observation another operation made, and the one it replaces (an amended answer's earlier one). */
+export type MadeObservation = { observation: Observation; replaces: number | null };
+
+/**
+ * Observations made by another operation (a completed or amended questionnaire response, CONTRACT 9)
+ * feed the subject's ongoing care plans through the same code path as `PATCH /careplan-parameter`:
+ * every parameter of an input with the observation's code that is empty fills with it, and every
+ * parameter pointing at the observation it replaces moves to it. Runs in the caller's transaction;
+ * plans are locked in id order, as every other writer of parameters locks them.
+ */
+export async function feedObservations(tx: ServiceContext, subjectId: number, made: MadeObservation[]): Promise<void> {
+  if (made.length === 0) return;
+  const codes = [...new Set(made.map((m) => m.observation.observationCodeId))];
+  const replaced = made.flatMap((m) => (m.replaces ? [m.replaces] : []));
+  const plans = await tx.db
+    .select({ c: careplans, actions: careplanDefinitionVersions.actions, timeZone: projects.timeZone })
+    .from(careplans)
+    .innerJoin(careplanDefinitionVersions, eq(careplanDefinitionVersions.id, careplans.versionId))
+    .innerJoin(projects, eq(projects.id, careplans.projectId))
+    .innerJoin(careplanDefinitionInputs, and(eq(careplanDefinitionInputs.versionId, careplans.versionId), inArray(careplanDefinitionInputs.observationCodeId, codes)))
+    .where(and(eq(careplans.projectId, tx.projectId), eq(careplans.subjectId, subjectId), eq(careplans.status, 'ongoing')))
+    .orderBy(asc(careplans.id))
+    .for('update', { of: careplans });
+  if (plans.length === 0) return;
+  const planIds = [...new Set(plans.map((p) => p.c.id))];
+  const slots = await tx.db
+    .select({ input: careplanDefinitionInputs, p: careplanParameters, careplanId: careplans.id })
+    .from(careplans)
+    .innerJoin(careplanDefinitionInputs, and(eq(careplanDefinitionInputs.versionId, careplans.versionId), inArray(careplanDefinitionInputs.observationCodeId, codes)))
+    .leftJoin(careplanParameters, and(eq(careplanParameters.careplanId, careplans.id), eq(careplanParameters.inputId, careplanDefinitionInputs.id)))
+    .where(
+      and(
+        inArray(careplans.id, planIds),
+        or(isNull(careplanParameters.observationId), replaced.length > 0 ? inArray(careplanParameters.observationId, replaced) : undefined),
+      ),
+    )
+    .orderBy(asc(careplans.id), asc(careplanDefinitionInputs.id));
+  for (const slot of slots) {
+    const owner = plans.find((p) => p.c.id === slot.careplanId)!;
+    const current = slot.p?.observationId ?? null;
+    // The replacement of the observation it points at; otherwise (empty) the newest of the input's code.
+    const next =
+      made.find((m) => current !== null && m.replaces === current) ??
+      (current === null ? made.findLast((m) => m.observation.observationCodeId === slot.input.observationCodeId) : undefined);
+    if (!next) continue;
+    await setObservation(tx, owner.c, { actions: owner.actions as DefinitionAction[], timeZone: owner.timeZone }, slot.input, slot.p ?? undefined, next.observation);
+  }
 }

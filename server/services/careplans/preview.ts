@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { actionSchema } from './schemas';
+import { type actionSchema } from './schemas';
 import type { ServiceContext } from '@/server/context';
-import { projectTimeZone } from './careplans';
-import { isCalendarDate, startOfDateIn } from './offsets';
-import { scheduleAction } from './schedule';
+import { projectTimeZone } from '@/server/services/projects/projects';
+import { isCalendarDate, startOfDateIn } from '@/server/core/offsets';
+import { scheduleAction } from '@/server/services/activities/schedule';
 import { reminderSchedule } from '@/server/services/activities/lifecycle';
 
 export type PreviewActivity = { actionKey: string; type: string; display: string; actorType: string; anchor: string; activateAt: string; endAt: string | null; remindAt: string | null; reminders: string[] };

@@ -1,12 +1,15 @@
 import { z } from 'zod';
-import { idSchema, timestampSchema } from '@/server/http/define-route';
-import { slugPattern } from '@/server/services/shared';
-import { OFFSET_UNITS } from './offsets';
+import { CAREPLAN_STATUSES, OBSERVATION_TYPES } from '@/db/schema/enums';
+import { idSchema, idFilter } from '@/server/core/ids';
+import { timestampSchema } from '@/server/core/time';
+import { slugPattern } from '@/server/core/names';
+import { OFFSET_UNITS } from '@/server/core/offsets';
+import { activitySchema, addKindIssues, kindFields, reminderSchema } from '@/server/services/activities/schemas';
 
 const slug = z.string().regex(slugPattern, 'Lower-case letters, digits and -, at most 64, starting with a letter or digit');
 
 // Observation codes and observations
-export const OBSERVATION_TYPES = ['date', 'number', 'string', 'boolean'] as const;
+export { OBSERVATION_TYPES, CAREPLAN_STATUSES };
 
 export const observationCodeSchema = z
   .object({ id: idSchema, slug: z.string(), display: z.string(), type: z.enum(OBSERVATION_TYPES) })
@@ -40,30 +43,17 @@ export const createObservationInput = z
 export type CreateObservationInput = z.infer<typeof createObservationInput>;
 
 export const listObservationsQuery = z.object({
-  subjectId: z.coerce.number().int().positive().optional(),
-  observationCodeId: z.coerce.number().int().positive().optional(),
+  subjectId: idFilter,
+  observationCodeId: idFilter,
 });
 
 // Definitions
 const offset = z.object({ offset: z.number().int().min(-100_000).max(100_000), offsetUnit: z.enum(OFFSET_UNITS) }).strict();
 const positiveOffset = offset.extend({ offset: z.number().int().min(1).max(100_000) }).strict();
-const MEDIA = ['email', 'sms', 'firebase', 'expo'] as const;
-
-export const reminderSchema = z
-  .object({
-    offset: z.number().int().min(0).max(100_000),
-    offsetUnit: z.enum(OFFSET_UNITS),
-    topic: z.string().max(200).optional(),
-    medium: z.union([z.enum(MEDIA), z.array(z.enum(MEDIA)).max(4)]).optional(),
-    title: z.string().max(200).optional(),
-    body: z.string().max(2000).optional(),
-  })
-  .strict()
-  .meta({ id: 'Reminder' });
-
 export const actionSchema = z
   .object({
     key: slug,
+    ...kindFields,
     type: z.string().trim().min(1).max(100),
     display: z.string().trim().min(1).max(200),
     actorType: z.string().trim().min(1).max(50).default('subject'),
@@ -73,6 +63,7 @@ export const actionSchema = z
     reminders: z.array(reminderSchema).max(20).default([]),
   })
   .strict()
+  .superRefine((v, ctx) => addKindIssues(v, ctx))
   .meta({ id: 'Action' });
 
 export const inputBodySchema = z.object({ key: slug, observationCodeId: idSchema }).strict().meta({ id: 'InputCreate' });
@@ -151,28 +142,6 @@ export const includeParam = (allowed: readonly string[]) =>
     .meta({ description: `Comma-separated: ${allowed.join(', ')}` });
 
 // Care plans, parameters, activities
-export const CAREPLAN_STATUSES = ['ongoing', 'completed', 'cancelled'] as const;
-
-export const activitySchema = z
-  .object({
-    id: idSchema,
-    careplanId: idSchema,
-    subjectId: idSchema,
-    actionKey: z.string().nullable(),
-    type: z.string(),
-    display: z.string(),
-    actorType: z.string(),
-    status: z.enum(['proposed', 'scheduled', 'expired', 'completed', 'cancelled']),
-    activateAt: timestampSchema,
-    endAt: timestampSchema.nullable(),
-    remindAt: timestampSchema.nullable(),
-    reminders: z.array(reminderSchema),
-    completedAt: timestampSchema.nullable(),
-    createdAt: timestampSchema,
-    updatedAt: timestampSchema,
-  })
-  .meta({ id: 'Activity' });
-export type ActivityDto = z.infer<typeof activitySchema>;
 
 export const parameterSchema = z
   .object({

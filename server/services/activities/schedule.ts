@@ -1,6 +1,6 @@
 import type { DefinitionAction } from '@/db/schema';
 import { initialSchedule } from '@/server/services/activities/lifecycle';
-import { addOffset } from './offsets';
+import { addOffset } from '@/server/core/offsets';
 
 export type ActivityTimes = { activateAt: Date; endAt: Date | null; remindAt: Date | null; nextDueAt: Date };
 

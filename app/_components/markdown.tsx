@@ -1,0 +1,23 @@
+import ReactMarkdown, { defaultUrlTransform } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+
+/**
+ * Article Markdown as HTML, safely (CONTRACT 9): raw HTML in the source is dropped (`skipHtml`; no
+ * rehype-raw), so `<script>` and `onerror=` never reach the page, and link and image addresses pass
+ * react-markdown's URL filter, which keeps http(s), mailto, tel and relative addresses and empties
+ * `javascript:` and other schemes. Renders on the server and in the browser alike (the editor's preview).
+ */
+export function Markdown({ children, className }: { children: string; className?: string }) {
+  return (
+    <div className={`markdown ${className ?? ''}`}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm]}
+        skipHtml
+        urlTransform={defaultUrlTransform}
+        components={{ a: ({ node: _node, ...props }) => <a {...props} rel="noopener noreferrer nofollow" /> }}
+      >
+        {children}
+      </ReactMarkdown>
+    </div>
+  );
+}

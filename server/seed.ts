@@ -1,0 +1,93 @@
+import { getEnv } from '@/server/env';
+import { createContext } from '@/server/context';
+import { generatePassword } from '@/server/core/crypto';
+import { countProjects, createProject } from '@/server/services/projects/projects';
+import { createUser } from '@/server/services/users/users';
+import { createMember } from '@/server/services/members/members';
+import { createRecordType } from '@/server/services/records/record-types';
+import { createRecord } from '@/server/services/records/records';
+import { createObservationCode } from '@/server/services/careplans/observations';
+import { createDefinition } from '@/server/services/careplans/definitions';
+import { createCareplan } from '@/server/services/careplans/careplans';
+import { setParameter } from '@/server/services/careplans/parameters';
+import type { Db } from '@/db/client';
+
+export type SeedResult = { projectId: number; apiKey: string; adminEmail: string; adminPassword: string };
+
+/** Seeds project 1 with an admin, an integration key and (unless SEED_DEMO=false) a little demo data. */
+export async function seed(db: Db): Promise<SeedResult> {
+  const env = getEnv();
+  const { projectId, apiKey } = await createProject(db, { name: 'Demo project', apiKey: env.SEED_API_KEY, id: 1 });
+  const adminPassword = env.ADMIN_PASSWORD ?? generatePassword();
+  await createUser(db, { email: env.ADMIN_EMAIL, password: adminPassword, role: 'admin', projectId, name: 'Admin' });
+  if (env.SEED_DEMO) await seedDemo(db, projectId);
+  return { projectId, apiKey, adminEmail: env.ADMIN_EMAIL, adminPassword };
+}
+
+async function seedDemo(db: Db, projectId: number): Promise<void> {
+  const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
+  await createRecordType(ctx, { type: 'profile', permissions: { user: { read: true } } });
+  await createRecordType(ctx, { type: 'preferences', permissions: { user: { read: true, write: true } } });
+  await createRecordType(ctx, { type: 'care-notes', permissions: {} });
+  const people = [
+    ['Ada Lovelace', 'ada@example.org', 'user'],
+    ['Grace Hopper', 'grace@example.org', 'user'],
+    ['Alan Turing', 'alan@example.org', 'user'],
+    ['Katherine Johnson', 'katherine@example.org', 'caregiver'],
+    ['Edsger Dijkstra', 'edsger@example.org', 'user'],
+  ] as const;
+  const memberIds: number[] = [];
+  for (const [i, [name, email, role]] of people.entries()) {
+    const member = await createMember(ctx, { name, email, role, externalId: `crm-${1000 + i}` });
+    memberIds.push(member.id);
+    await createRecord(ctx, 'profile', {
+      memberId: member.id,
+      fields: { language: i % 2 ? 'nl' : 'en', plan: i % 3 ? 'basic' : 'premium', city: ['Utrecht', 'London', 'Oslo'][i % 3] },
+    });
+    await createRecord(ctx, 'preferences', { memberId: member.id, fields: { contact: { sms: i % 2 === 0, email: true } } });
+  }
+  await seedCarePlans(ctx, memberIds);
+}
+
+/** A knee surgery template and two enrolled members, one with the surgery date set. */
+async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: number[]) {
+  const code = await createObservationCode(ctx, { slug: 'surgery-date', display: 'Surgery date', type: 'date' });
+  const definition = await createDefinition(ctx, {
+    slug: 'knee-surgery',
+    title: 'Knee surgery',
+    inputs: [{ key: 'surgery', observationCodeId: code.id }],
+    actions: [
+      { key: 'intake', kind: 'task', type: 'call', display: 'Intake call', actorType: 'nurse', start: { offset: 2, offsetUnit: 'd' }, end: { offset: 5, offsetUnit: 'd' }, reminders: [] },
+      { key: 'fasting', kind: 'task', type: 'instruction', display: 'Stop eating', actorType: 'subject', inputKey: 'surgery', start: { offset: -12, offsetUnit: 'h' }, end: { offset: 12, offsetUnit: 'h' }, reminders: [{ offset: 0, offsetUnit: 's', title: 'No food from now on' }] },
+      { key: 'wound-check', kind: 'task', type: 'visit', display: 'Wound check', actorType: 'nurse', inputKey: 'surgery', start: { offset: 10, offsetUnit: 'd' }, end: { offset: 3, offsetUnit: 'd' }, reminders: [] },
+      { key: 'physio', kind: 'task', type: 'visit', display: 'Physiotherapy', actorType: 'subject', inputKey: 'surgery', start: { offset: 3, offsetUnit: 'wk' }, end: { offset: 2, offsetUnit: 'mo' }, reminders: [{ offset: 1, offsetUnit: 'd' }] },
+      { key: 'review', kind: 'task', type: 'visit', display: 'Six-month review', actorType: 'subject', inputKey: 'surgery', start: { offset: 6, offsetUnit: 'mo' }, end: { offset: 2, offsetUnit: 'wk' }, reminders: [] },
+    ],
+  });
+  const [first, second] = memberIds;
+  const plan = await createCareplan(ctx, { definitionId: definition.id, subjectId: first! });
+  const surgery = new Date(Date.now() + 14 * 24 * 3_600_000).toISOString().slice(0, 10);
+  await setParameter(ctx, { careplanId: plan.id, inputId: plan.parameters![0]!.inputId, observation: { value: surgery, observedAt: new Date().toISOString() } });
+  await createCareplan(ctx, { definitionId: definition.id, subjectId: second! });
+}
+
+/** On an empty database: seed and print what a person needs to sign in. */
+export async function seedIfEmpty(db: Db): Promise<SeedResult | undefined> {
+  if ((await countProjects(db)) > 0) return undefined;
+  const result = await seed(db);
+  printSeed(result);
+  return result;
+}
+
+export function printSeed(r: SeedResult): void {
+  const line = '─'.repeat(64);
+  console.log(
+    [
+      line,
+      ' Carebase seeded project 1',
+      `   admin sign-in : ${r.adminEmail} / ${r.adminPassword}`,
+      `   API key       : ${r.apiKey}`,
+      line,
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,21 @@
+import { eq } from 'drizzle-orm';
+import { activities } from '@/db/schema';
+import type { ServiceContext } from '@/server/context';
+import { recordEvents } from '@/server/events/emit';
+import { toActivityDto, type ActivityRow } from './dto';
+
+/**
+ * Activities changed as a consequence of another operation (CONTRACT 9): a questionnaire activity
+ * completed by a completed response, an appointment activity by a booking. Recorded after-only with
+ * params `{id, ...changes}`, as if the change had been a PATCH, in the caller's transaction.
+ */
+export async function completeActivityBy(tx: ServiceContext, activity: ActivityRow, link: { questionnaireResponseId: number } | { appointmentId: number }): Promise<ActivityRow> {
+  const completedAt = tx.clock();
+  const [row] = await tx.db
+    .update(activities)
+    .set({ status: 'completed', completedAt, nextDueAt: null, remindAt: null, failures: 0, ...link, updatedAt: completedAt })
+    .where(eq(activities.id, activity.id))
+    .returning();
+  await recordEvents(tx, 'activity_update', [{ params: { id: activity.id, status: 'completed', completedAt: completedAt.toISOString(), ...link }, responseData: toActivityDto(row!) }]);
+  return row!;
+}
