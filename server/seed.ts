@@ -9,6 +9,9 @@ import { createRecord } from '@/server/services/records/records';
 import { createObservationCode } from '@/server/services/careplans/observations';
 import { createDefinition } from '@/server/services/careplans/definitions';
 import { createCareplan } from '@/server/services/careplans/careplans';
+import { createArticle } from '@/server/services/articles/articles';
+import { createQuestionnaire } from '@/server/services/questionnaires/questionnaires';
+import { createResponse } from '@/server/services/questionnaires/responses';
 import { setParameter } from '@/server/services/careplans/parameters';
 import type { Db } from '@/db/client';
 
@@ -52,11 +55,45 @@ async function seedDemo(db: Db, projectId: number): Promise<void> {
 /** A knee surgery template and two enrolled members, one with the surgery date set. */
 async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: number[]) {
   const code = await createObservationCode(ctx, { slug: 'surgery-date', display: 'Surgery date', type: 'date' });
+  const article = await createArticle(ctx, {
+    slug: 'before-your-surgery',
+    title: 'Before your knee surgery',
+    summary: 'What to do in the two weeks before the operation',
+    status: 'published',
+    body: [
+      '## Two weeks before',
+      '',
+      '- Stop smoking if you can: wounds heal faster.',
+      '- Arrange for someone to **take you home** and stay with you the first night.',
+      '',
+      '## The night before',
+      '',
+      'Do not eat after midnight. You may drink water until two hours before the operation.',
+      '',
+      'Questions? Call the ward on the number in your letter, or read the [NHS guide to knee replacement](https://www.nhs.uk/conditions/knee-replacement/).',
+    ].join('\n'),
+  });
+  const intake = await createQuestionnaire(ctx, {
+    slug: 'pre-op-intake',
+    title: 'Before your surgery',
+    description: 'Takes about two minutes. Your answers help us plan your care.',
+    status: 'active',
+    items: [
+      { linkId: 'surgery-date', type: 'date', text: 'When is your surgery?', required: true, observationCodeId: code.id },
+      { linkId: 'smoker', type: 'boolean', text: 'Do you smoke?', required: true },
+      { linkId: 'per-day', type: 'integer', text: 'How many cigarettes a day?', required: true, min: 1, max: 100, enableWhen: { linkId: 'smoker', operator: 'equals', answer: true } },
+      { linkId: 'mobility', type: 'choice', text: 'How do you get around today?', options: [{ value: 'unaided', display: 'Without help' }, { value: 'stick', display: 'With a stick' }, { value: 'frame', display: 'With a frame' }] },
+      { linkId: 'worries', type: 'text', text: 'Anything you are worried about?' },
+    ],
+  });
   const definition = await createDefinition(ctx, {
     slug: 'knee-surgery',
     title: 'Knee surgery',
     inputs: [{ key: 'surgery', observationCodeId: code.id }],
     actions: [
+      { key: 'intake-form', kind: 'questionnaire', questionnaireId: intake.id, type: 'form', display: 'Tell us about your surgery', description: 'Your surgery date schedules the rest of your plan.', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] },
+      { key: 'read-prep', kind: 'message', articleId: article.id, type: 'reading', display: 'Read: before your surgery', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] },
+      { key: 'consult', kind: 'appointment', type: 'consultation', display: 'Book a pre-op consultation', description: 'About 30 minutes with the anaesthetist.', actorType: 'subject', start: { offset: 1, offsetUnit: 'd' }, reminders: [] },
       { key: 'intake', kind: 'task', type: 'call', display: 'Intake call', actorType: 'nurse', start: { offset: 2, offsetUnit: 'd' }, end: { offset: 5, offsetUnit: 'd' }, reminders: [] },
       { key: 'fasting', kind: 'task', type: 'instruction', display: 'Stop eating', actorType: 'subject', inputKey: 'surgery', start: { offset: -12, offsetUnit: 'h' }, end: { offset: 12, offsetUnit: 'h' }, reminders: [{ offset: 0, offsetUnit: 's', title: 'No food from now on' }] },
       { key: 'wound-check', kind: 'task', type: 'visit', display: 'Wound check', actorType: 'nurse', inputKey: 'surgery', start: { offset: 10, offsetUnit: 'd' }, end: { offset: 3, offsetUnit: 'd' }, reminders: [] },
@@ -69,6 +106,17 @@ async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: n
   const surgery = new Date(Date.now() + 14 * 24 * 3_600_000).toISOString().slice(0, 10);
   await setParameter(ctx, { careplanId: plan.id, inputId: plan.parameters![0]!.inputId, observation: { value: surgery, observedAt: new Date().toISOString() } });
   await createCareplan(ctx, { definitionId: definition.id, subjectId: second! });
+  // The first member's paper intake form, entered by the care team: their plan's date was already set, so it stays.
+  await createResponse(ctx, {
+    questionnaireId: intake.id,
+    subjectId: first!,
+    status: 'completed',
+    answers: [
+      { linkId: 'surgery-date', value: surgery },
+      { linkId: 'smoker', value: false },
+      { linkId: 'mobility', value: 'stick' },
+    ],
+  });
 }
 
 /** On an empty database: seed and print what a person needs to sign in. */

@@ -29,7 +29,8 @@ describe('article Markdown (CONTRACT 9: no raw HTML, no script)', () => {
 
   it('keeps ordinary Markdown: headings, emphasis, lists, tables, safe links', () => {
     const html = render('# Before surgery\n\n**Do not eat** after midnight.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n[NHS](https://www.nhs.uk) and [us](mailto:care@example.org)');
-    expect(html).toContain('<h1>Before surgery</h1>');
+    // One level below the page's own title.
+    expect(html).toContain('<h2>Before surgery</h2>');
     expect(html).toContain('<strong>Do not eat</strong>');
     expect(html).toContain('<li>one</li>');
     expect(html).toContain('<td>2</td>');

@@ -14,7 +14,14 @@ export function Markdown({ children, className }: { children: string; className?
         remarkPlugins={[remarkGfm]}
         skipHtml
         urlTransform={defaultUrlTransform}
-        components={{ a: ({ node: _node, ...props }) => <a {...props} rel="noopener noreferrer nofollow" /> }}
+        components={{
+          a: ({ node: _node, ...props }) => <a {...props} rel="noopener noreferrer nofollow" />,
+          // The page around an article has its own h1 (the title): the article's headings sit one level below.
+          h1: ({ node: _node, ...props }) => <h2 {...props} />,
+          h2: ({ node: _node, ...props }) => <h3 {...props} />,
+          h3: ({ node: _node, ...props }) => <h4 {...props} />,
+          h4: ({ node: _node, ...props }) => <h5 {...props} />,
+        }}
       >
         {children}
       </ReactMarkdown>

@@ -19,6 +19,8 @@ const SECTIONS: { title: string; items: Item[] }[] = [
     items: [
       { href: '/careplans', label: 'Care plans' },
       { href: '/templates', label: 'Templates' },
+      { href: '/questionnaires', label: 'Questionnaires' },
+      { href: '/articles', label: 'Articles' },
       { href: '/observation-codes', label: 'Observation codes' },
     ],
   },

@@ -97,3 +97,25 @@ export function RecordTypeField({
     </>
   );
 }
+
+/** An article (message actions); a stored id without a label is looked up so the picker names it. */
+export function ArticlePicker({ label = 'Article', selectedLabel, ...props }: PickerProps) {
+  const trpc = useTRPC();
+  const named = useQuery({ ...trpc.articles.get.queryOptions({ id: props.value ?? 0 }), enabled: Boolean(props.value) && !selectedLabel });
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.articles.list.queryOptions({ search: search || undefined, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (a) => ({ id: a.id, label: a.title, detail: `${a.slug} · ${a.status}` }));
+  };
+  return <SearchSelect label={label} placeholder="Search articles" useOptions={useOptions} selectedLabel={selectedLabel ?? named.data?.title} {...props} />;
+}
+
+/** A questionnaire (questionnaire actions); only active ones can be answered, so those are offered. */
+export function QuestionnairePicker({ label = 'Questionnaire', selectedLabel, ...props }: PickerProps) {
+  const trpc = useTRPC();
+  const named = useQuery({ ...trpc.questionnaires.get.queryOptions({ id: props.value ?? 0 }), enabled: Boolean(props.value) && !selectedLabel });
+  const useOptions: OptionsSource = (search) => {
+    const q = useQuery({ ...trpc.questionnaires.list.queryOptions({ search: search || undefined, status: 'active', limit: PICK_LIMIT }), placeholderData: keepPreviousData });
+    return source(q.data, q.isFetching, (x) => ({ id: x.id, label: x.title, detail: `${x.slug} · v${x.version}` }));
+  };
+  return <SearchSelect label={label} placeholder="Search questionnaires" useOptions={useOptions} selectedLabel={selectedLabel ?? named.data?.title} {...props} />;
+}

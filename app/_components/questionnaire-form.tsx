@@ -249,7 +249,10 @@ function ItemField({ item, value, error, onChange }: { item: Item; value: Draft[
           <FieldNote id={id} error={error} hint={hint} />
         </div>
       );
-    default: {
+    case 'string':
+    case 'integer':
+    case 'decimal':
+    case 'date': {
       const type = item.type === 'date' ? 'date' : 'text';
       const inputMode = item.type === 'integer' ? 'numeric' : item.type === 'decimal' ? 'decimal' : undefined;
       return (

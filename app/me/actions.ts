@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { messageForPeople } from '@/app/_components/error-messages';
 import { getMemberCaller } from '@/app/_trpc/server';
 
@@ -26,4 +27,25 @@ export async function markNotificationRead(_prev: RowActionState, formData: Form
 
 export async function markActivityDone(_prev: RowActionState, formData: FormData): Promise<RowActionState> {
   return asMember(formData, (caller, id) => caller.me.completeActivity({ id }));
+}
+
+export type AnswerState = { problems?: { path: string; message: string }[]; error?: string };
+
+/**
+ * The member's questionnaire form saves (draft) or submits its answers; problems come back for the form
+ * to show at their questions. A submitted form goes back to /me, where the plan's new activities show.
+ */
+export async function answerActivity(activityId: number, answers: { linkId: string; value: unknown }[], complete: boolean): Promise<AnswerState> {
+  const caller = await getMemberCaller();
+  try {
+    await caller.me.answer({ activityId, answers, complete });
+  } catch (e) {
+    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
+    const problems = fields?.filter((p) => p.path === 'answers' || p.path.startsWith('answers.'));
+    if (problems && problems.length > 0) return { problems };
+    return { error: messageForPeople(e) };
+  }
+  revalidatePath('/me');
+  if (complete) redirect('/me?answered=1');
+  return {};
 }

@@ -1,6 +1,6 @@
 import Link from 'next/link';
-import { logout } from '@/app/(auth)/login/actions';
 import { markActivityDone, markNotificationRead } from './actions';
+import { MemberShell } from './member-shell';
 import { ListRow, RowAction } from './row-action';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
 import { getMemberCaller } from '@/app/_trpc/server';
@@ -9,29 +9,42 @@ export const dynamic = 'force-dynamic';
 export const metadata = { title: 'My care' };
 
 /** A member's own page after signing in through an identity provider: the records they may read. */
-export default async function MemberHomePage({ searchParams }: { searchParams: Promise<{ records?: string }> }) {
-  const recordsCursor = Number((await searchParams).records) || undefined;
+const KIND_WORD = { task: 'To do', message: 'To read', questionnaire: 'Questionnaire', appointment: 'Appointment' } as const;
+
+/** What the member does with an activity, by its kind: open a form or a message, mark a task done. */
+function ActivityAction({ a }: { a: { id: number; kind: keyof typeof KIND_WORD; display: string } }) {
+  const link = 'whitespace-nowrap rounded-md bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700';
+  if (a.kind === 'questionnaire') {
+    return (
+      <Link href={`/me/activities/${a.id}`} className={link} aria-label={`Fill in “${a.display}”`}>
+        Fill in
+      </Link>
+    );
+  }
+  if (a.kind === 'message') {
+    return (
+      <Link href={`/me/activities/${a.id}`} className={link} aria-label={`Read “${a.display}”`}>
+        Read
+      </Link>
+    );
+  }
+  if (a.kind === 'appointment') return <span className="text-xs text-slate-500">Your care team will book this with you</span>;
+  return <RowAction action={markActivityDone} id={a.id} label={`Mark “${a.display}” as done`} text="Mark as done" primary />;
+}
+
+export default async function MemberHomePage({ searchParams }: { searchParams: Promise<{ records?: string; answered?: string }> }) {
+  const query = await searchParams;
+  const recordsCursor = Number(query.records) || undefined;
   const home = await (await getMemberCaller()).me.home({ recordsCursor });
   const { member, projectName, records, notifications, activities } = home;
   const unread = notifications.filter((n) => !n.readAt).length;
   return (
-    <div className="min-h-screen">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-4xl items-center justify-between px-6 py-3">
-          <div className="flex items-center gap-2">
-            <span className="flex size-7 items-center justify-center rounded-md bg-brand-600 text-sm font-bold text-white" aria-hidden>
-              C
-            </span>
-            <span className="font-semibold text-slate-900">{projectName}</span>
-          </div>
-          <form action={logout}>
-            <button type="submit" className="text-sm font-medium text-slate-700 hover:underline">
-              Sign out
-            </button>
-          </form>
-        </div>
-      </header>
-      <main className="mx-auto max-w-4xl px-6 py-8">
+    <MemberShell projectName={projectName}>
+        {query.answered && (
+          <p role="status" className="mb-6 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
+            Thank you, your answers were sent to your care team.
+          </p>
+        )}
         <h1 className="text-2xl font-semibold text-slate-900">Welcome, {member.name ?? member.email ?? `member ${member.id}`}</h1>
         <p className="mt-1 text-sm text-slate-600">
           Signed in as {member.email ?? 'a member'} · role <Badge>{member.role}</Badge>
@@ -42,10 +55,11 @@ export default async function MemberHomePage({ searchParams }: { searchParams: P
         ) : (
           <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Your activities">
             {activities.map((a) => (
-              <ListRow key={a.id} action={<RowAction action={markActivityDone} id={a.id} label={`Mark “${a.display}” as done`} text="Mark as done" primary />}>
+              <ListRow key={a.id} action={<ActivityAction a={a} />}>
                 <p className="text-sm font-semibold text-slate-900">{a.display}</p>
+                {a.description && <p className="mt-0.5 text-sm text-slate-600">{a.description}</p>}
                 <p className="mt-0.5 text-xs text-slate-500">
-                  {a.type} · since {formatDate(a.activateAt)}
+                  {KIND_WORD[a.kind]} · since {formatDate(a.activateAt)}
                   {a.endAt && ` · until ${formatDate(a.endAt)}`}
                 </p>
               </ListRow>
@@ -110,7 +124,6 @@ export default async function MemberHomePage({ searchParams }: { searchParams: P
             )}
           </nav>
         )}
-      </main>
-    </div>
+    </MemberShell>
   );
 }

@@ -8,11 +8,12 @@ import { useIsAdmin } from '@/app/_components/staff-context';
 import { Timeline } from '@/app/_components/timeline';
 import { Button, Card, ErrorNotice, TextField } from '@/app/_components/ui';
 import { useStaff } from '@/app/_components/staff-context';
-import { ObservationCodePicker } from '@/app/_components/pickers';
+import { ArticlePicker, ObservationCodePicker, QuestionnairePicker } from '@/app/_components/pickers';
 import { useTRPC } from '@/app/_trpc/client';
 import { OFFSET_UNITS as UNITS, type OffsetUnit } from '@/server/core/offsets';
 import type { reminderSchema } from '@/server/services/activities/schemas';
 import { createDefinitionInput, updateDefinitionInput, type actionSchema, type inputBodySchema } from '@/server/services/careplans/schemas';
+import { ACTIVITY_KINDS } from '@/server/services/activities/schemas';
 import { checkWith } from '@/app/_components/form-validation';
 import type { z } from 'zod';
 
@@ -20,7 +21,11 @@ type Unit = OffsetUnit;
 const UNIT_LABEL: Record<Unit, string> = { s: 'seconds', min: 'minutes', h: 'hours', d: 'days', wk: 'weeks', mo: 'months', a: 'years' };
 type Offset = { offset: number; offsetUnit: Unit };
 /** An action as the form edits it: the API's action, with reminders always present. */
-export type EditorAction = Omit<z.input<typeof actionSchema>, 'actorType' | 'reminders'> & { actorType: string; reminders: z.input<typeof reminderSchema>[] };
+export type EditorAction = Omit<z.input<typeof actionSchema>, 'actorType' | 'reminders'> & { actorType: string; reminders: z.input<typeof reminderSchema>[]; refLabel?: string };
+type Kind = (typeof ACTIVITY_KINDS)[number];
+const KIND_LABEL: Record<Kind, string> = { task: 'Task (to do)', message: 'Message (to read)', questionnaire: 'Questionnaire (to fill in)', appointment: 'Appointment (to book)' };
+/** Changing an action's kind drops the reference fields of the kind it had (they would be refused). */
+const withKind = (kind: Kind): Partial<EditorAction> => ({ kind, articleId: undefined, questionnaireId: undefined, scheduleId: undefined, refLabel: undefined });
 /** An input as the form edits it; the code's display name is kept for the picker. */
 export type EditorInput = z.input<typeof inputBodySchema> & { codeLabel?: string };
 export type EditorValue = { slug: string; title: string; inputs: EditorInput[]; actions: EditorAction[] };
@@ -111,7 +116,15 @@ export function DefinitionEditor({
   const body = {
     ...value,
     inputs: value.inputs.map(({ key, observationCodeId }) => ({ key, observationCodeId })),
-    actions: value.actions.map(({ end, inputKey, ...a }) => ({ ...a, ...(end ? { end } : {}), ...(inputKey ? { inputKey } : {}) })),
+    actions: value.actions.map(({ end, inputKey, refLabel: _label, description, articleId, questionnaireId, scheduleId, ...a }) => ({
+      ...a,
+      ...(end ? { end } : {}),
+      ...(inputKey ? { inputKey } : {}),
+      ...(description ? { description } : {}),
+      ...(articleId ? { articleId } : {}),
+      ...(questionnaireId ? { questionnaireId } : {}),
+      ...(scheduleId ? { scheduleId } : {}),
+    })),
   };
   const save = (newVersion: boolean) => {
     setSaved(null);
@@ -181,7 +194,7 @@ export function DefinitionEditor({
               onClick={() =>
                 setValue({
                   ...value,
-                  actions: [...value.actions, { key: '', type: '', display: '', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] }],
+                  actions: [...value.actions, { key: '', kind: 'task', type: '', display: '', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] }],
                 })
               }
             >
@@ -201,6 +214,56 @@ export function DefinitionEditor({
                   <TextField label={`Action ${i + 1} type`} value={a.type} onChange={(ev) => setAction(i, { type: ev.target.value })} error={e('type')} placeholder="visit" />
                   <TextField label={`Action ${i + 1} display`} value={a.display} onChange={(ev) => setAction(i, { display: ev.target.value })} error={e('display')} placeholder="Check-up" />
                   <TextField label={`Action ${i + 1} actor type`} value={a.actorType} onChange={(ev) => setAction(i, { actorType: ev.target.value })} error={e('actorType')} hint="subject: the member is notified" />
+                </div>
+                <div className="mt-3 grid gap-3 md:grid-cols-[12rem_1fr_1fr]">
+                  <div>
+                    <label htmlFor={`kind-${i}`} className="mb-1 block text-sm font-medium text-slate-700">
+                      Action {i + 1} kind
+                    </label>
+                    <select id={`kind-${i}`} className={`${control} w-full${errClass(e('kind'))}`} value={a.kind ?? 'task'} onChange={(ev) => setAction(i, withKind(ev.target.value as Kind))}>
+                      {ACTIVITY_KINDS.map((k) => (
+                        <option key={k} value={k}>
+                          {KIND_LABEL[k]}
+                        </option>
+                      ))}
+                    </select>
+                    {e('kind') && <p className="mt-1 text-xs text-red-700">{e('kind')}</p>}
+                  </div>
+                  {(a.kind ?? 'task') === 'message' && (
+                    <ArticlePicker
+                      label={`Action ${i + 1} article`}
+                      hint="Optional: the article the member reads"
+                      value={a.articleId ?? null}
+                      selectedLabel={a.refLabel}
+                      onChange={(o) => setAction(i, { articleId: o?.id, refLabel: o?.label })}
+                      error={e('articleId')}
+                    />
+                  )}
+                  {a.kind === 'questionnaire' && (
+                    <QuestionnairePicker
+                      label={`Action ${i + 1} questionnaire`}
+                      required
+                      value={a.questionnaireId ?? null}
+                      selectedLabel={a.refLabel}
+                      onChange={(o) => setAction(i, { questionnaireId: o?.id, refLabel: o?.label })}
+                      error={e('questionnaireId')}
+                    />
+                  )}
+                  {a.kind === 'appointment' && (
+                    <div>
+                      <p className="mb-1 block text-sm font-medium text-slate-700">Action {i + 1} schedule</p>
+                      <p className="text-xs text-slate-500">Any active schedule. Picking one comes with schedules and booking.</p>
+                      {e('scheduleId') && <p className="mt-1 text-xs text-red-700">{e('scheduleId')}</p>}
+                    </div>
+                  )}
+                  <TextField
+                    label={`Action ${i + 1} instructions`}
+                    className={(a.kind ?? 'task') === 'task' ? 'md:col-span-2' : ''}
+                    value={a.description ?? ''}
+                    onChange={(ev) => setAction(i, { description: ev.target.value || undefined })}
+                    error={e('description')}
+                    placeholder="What the member should do (optional)"
+                  />
                 </div>
                 <div className="mt-3 flex flex-wrap items-start gap-4">
                   <div>

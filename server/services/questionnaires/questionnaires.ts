@@ -120,6 +120,17 @@ export async function listQuestionnaires(
   return toPaged(rows.map((r) => ({ ...r, id: r.q.id })), page, ({ q, v }) => toQuestionnaireDto(q, v));
 }
 
+/** Titles of the given questionnaires, for labelling rows that carry a questionnaireId (one page of them). */
+export async function questionnaireTitles(ctx: ServiceContext, ids: number[]): Promise<{ id: number; slug: string; title: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .select({ id: questionnaires.id, slug: questionnaires.slug, title: questionnaireVersions.title })
+    .from(questionnaires)
+    .innerJoin(questionnaireVersions, and(eq(questionnaireVersions.questionnaireId, questionnaires.id), eq(questionnaireVersions.version, questionnaires.latestVersion)))
+    .where(and(visibleTo(ctx), inArray(questionnaires.id, [...new Set(ids)])));
+  return rows;
+}
+
 /** Every version, newest first, with how many responses answer each. */
 export async function listQuestionnaireVersions(ctx: ServiceContext, idOrSlug: string) {
   requireReadEverything(ctx);

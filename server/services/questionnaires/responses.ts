@@ -263,3 +263,34 @@ export async function updateResponse(ctx: ServiceContext, id: number, input: Upd
     return toResponseDto(saved!);
   });
 }
+
+/**
+ * A member answers the questionnaire of one of their activities (the /me form): the first save creates
+ * the response (a draft, or completed at once), later saves change that draft. The same rules as
+ * POST and PATCH apply, because this calls them.
+ */
+export async function answerActivity(ctx: ServiceContext, activityId: number, answers: Answer[], complete: boolean): Promise<ResponseDto> {
+  if (ctx.actor.kind !== 'member') throw new AppError('forbidden', 'Only a member answers from their own page');
+  const activity = await findActivity(ctx, activityId);
+  if (!activity || activity.subjectId !== ctx.actor.memberId || activity.kind !== 'questionnaire' || activity.questionnaireId === null) throw notFound('Activity');
+  const [draft] = await ctx.db
+    .select({ id: questionnaireResponses.id })
+    .from(questionnaireResponses)
+    .where(and(eq(questionnaireResponses.activityId, activityId), eq(questionnaireResponses.subjectId, activity.subjectId), eq(questionnaireResponses.status, 'in-progress')))
+    .orderBy(asc(questionnaireResponses.id))
+    .limit(1);
+  const status = complete ? 'completed' : 'in-progress';
+  if (draft) return updateResponse(ctx, draft.id, { answers, status });
+  return createResponse(ctx, { questionnaireId: activity.questionnaireId, subjectId: activity.subjectId, activityId, status, answers });
+}
+
+/** The member's saved draft for an activity, if any (to continue where they left off). */
+export async function activityDraft(ctx: ServiceContext, activityId: number): Promise<ResponseDto | null> {
+  const [row] = await ctx.db
+    .select()
+    .from(questionnaireResponses)
+    .where(and(visibleTo(ctx), eq(questionnaireResponses.activityId, activityId), eq(questionnaireResponses.status, 'in-progress')))
+    .orderBy(asc(questionnaireResponses.id))
+    .limit(1);
+  return row ? toResponseDto(row) : null;
+}

@@ -8,6 +8,7 @@ import {
   getQuestionnaire,
   listQuestionnaires,
   listQuestionnaireVersions,
+  questionnaireTitles,
   updateQuestionnaire,
 } from '@/server/services/questionnaires/questionnaires';
 import { createResponse, getResponse, listResponses, updateResponse } from '@/server/services/questionnaires/responses';
@@ -45,6 +46,7 @@ export const questionnairesRouter = router({
     .input(z.object({ id: idSchema, version: z.number().int().positive().optional() }))
     .query(({ ctx, input }) => getQuestionnaire(ctx.svc, String(input.id), input.version)),
   versions: staffProcedure.input(byId).query(({ ctx, input }) => listQuestionnaireVersions(ctx.svc, String(input.id))),
+  titles: staffProcedure.input(z.object({ ids: z.array(idSchema).max(200) })).query(({ ctx, input }) => questionnaireTitles(ctx.svc, input.ids)),
   create: adminProcedure.input(createQuestionnaireInput).mutation(({ ctx, input }) => createQuestionnaire(ctx.svc, input)),
   update: adminProcedure
     .input(z.object({ id: idSchema, changes: updateQuestionnaireInput }))

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { updateActivity } from '@/server/services/activities/activities';
+import { getActivity, updateActivity } from '@/server/services/activities/activities';
+import { getArticle } from '@/server/services/articles/articles';
+import { getQuestionnaire } from '@/server/services/questionnaires/questionnaires';
+import { activityDraft, answerActivity } from '@/server/services/questionnaires/responses';
+import { answerSchema } from '@/server/services/questionnaires/schemas';
 import { updateNotification } from '@/server/services/activities/notifications';
 import { loadMemberHome } from '@/server/services/members/member-home';
 import { memberProcedure, router } from '@/server/trpc/init';
@@ -11,5 +15,12 @@ export const meRouter = router({
     .input(z.object({ recordsCursor: z.number().int().min(0).nullish() }).default({}))
     .query(({ ctx, input }) => loadMemberHome(ctx.svc, pageOf({ limit: 50, cursor: input.recordsCursor }))),
   completeActivity: memberProcedure.input(byId).mutation(({ ctx, input }) => updateActivity(ctx.svc, input.id, { status: 'completed' })),
+  activity: memberProcedure.input(byId).query(({ ctx, input }) => getActivity(ctx.svc, input.id)),
+  article: memberProcedure.input(byId).query(({ ctx, input }) => getArticle(ctx.svc, String(input.id))),
+  questionnaire: memberProcedure.input(byId).query(({ ctx, input }) => getQuestionnaire(ctx.svc, String(input.id))),
+  draft: memberProcedure.input(z.object({ activityId: byId.shape.id })).query(({ ctx, input }) => activityDraft(ctx.svc, input.activityId)),
+  answer: memberProcedure
+    .input(z.object({ activityId: byId.shape.id, answers: z.array(answerSchema).max(500), complete: z.boolean() }))
+    .mutation(({ ctx, input }) => answerActivity(ctx.svc, input.activityId, input.answers, input.complete)),
   markNotificationRead: memberProcedure.input(byId).mutation(({ ctx, input }) => updateNotification(ctx.svc, input.id, { read: true })),
 });

@@ -1,13 +1,39 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { ActivityStatus, relativeTime } from '@/app/_components/activity-status';
-import { Button, ErrorNotice, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, Button, ErrorNotice, Table, Td, formatDate } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/root';
 
 type TimelineActivity = inferRouterOutputs<AppRouter>['activities']['timeline'][number];
+
+export const KIND_NAME = { task: 'Task', message: 'Message', questionnaire: 'Questionnaire', appointment: 'Appointment' } as const;
+
+/** What completes an activity of this kind from this table: a task or message by a click; a questionnaire by its response. */
+function KindAction({ a, editable }: { a: TimelineActivity; editable: boolean }) {
+  if (a.kind === 'questionnaire' && a.questionnaireResponseId) {
+    return (
+      <Link href={`/responses/${a.questionnaireResponseId}`} className="text-sm font-medium text-brand-700 hover:underline" aria-label={`Open the response to ${a.display}`}>
+        Response
+      </Link>
+    );
+  }
+  if (a.kind === 'questionnaire' && a.status === 'scheduled' && editable) {
+    return (
+      <Link
+        href={`/members/${a.subjectId}/respond?questionnaireId=${a.questionnaireId}&activityId=${a.id}`}
+        className="text-sm font-medium text-brand-700 hover:underline"
+        aria-label={`Enter the response to ${a.display} on the member's behalf`}
+      >
+        Enter response
+      </Link>
+    );
+  }
+  return null;
+}
 
 function nextStep(a: TimelineActivity): string {
   if (a.status === 'proposed') return `starts ${relativeTime(a.activateAt)}`;
@@ -38,7 +64,8 @@ export function ActivityList({ careplanId, activities, editable }: { careplanId:
           return (
             <tr key={a.id}>
               <Td>
-                <span className="font-medium text-slate-900">{a.display}</span> <span className="text-xs text-slate-500">{a.type}</span>
+                <span className="font-medium text-slate-900">{a.display}</span> <span className="text-xs text-slate-500">{a.type}</span>{' '}
+                {a.kind !== 'task' && <Badge tone="brand">{KIND_NAME[a.kind]}</Badge>}
                 {a.actorType !== 'subject' && <span className="block text-xs text-slate-500">for the {a.actorType}</span>}
               </Td>
               <Td>
@@ -49,7 +76,9 @@ export function ActivityList({ careplanId, activities, editable }: { careplanId:
               <Td className="tabular-nums">{a.pendingReminders.length}</Td>
               <Td className="whitespace-nowrap text-right">
                 {open && editable && (
-                  <span className="flex justify-end gap-2">
+                  <span className="flex items-center justify-end gap-2">
+                    <KindAction a={a} editable={editable} />
+                    {(a.kind === 'task' || a.kind === 'message') && (
                     <Button
                       variant="secondary"
                       aria-label={`Complete ${a.display}`}
@@ -58,6 +87,7 @@ export function ActivityList({ careplanId, activities, editable }: { careplanId:
                     >
                       Complete
                     </Button>
+                    )}
                     <Button
                       variant="ghost"
                       aria-label={`Cancel ${a.display}`}
@@ -70,6 +100,7 @@ export function ActivityList({ careplanId, activities, editable }: { careplanId:
                     </Button>
                   </span>
                 )}
+                {!open && <KindAction a={a} editable={editable} />}
               </Td>
             </tr>
           );

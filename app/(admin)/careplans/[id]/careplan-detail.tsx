@@ -10,7 +10,7 @@ import { TZDate } from '@date-fns/tz';
 import { useStaff } from '@/app/_components/staff-context';
 import { useTRPC } from '@/app/_trpc/client';
 import { CAREPLAN_TONE } from '@/app/_components/activity-status';
-import { ActivityList } from './activity-list';
+import { ActivityList, KIND_NAME } from './activity-list';
 
 /** When an open activity next changes on its own: its start, its next reminder or its end. */
 function soonestChange(a: { status: string; activateAt: string; endAt: string | null; pendingReminders: string[] }): number {
@@ -122,7 +122,7 @@ export function CareplanDetail({ id }: { id: number }) {
   const items: TimelineItem[] = activities.map((a) => ({
     id: a.id,
     label: a.display,
-    type: a.type,
+    type: a.kind === 'task' ? a.type : `${KIND_NAME[a.kind].toLowerCase()} · ${a.type}`,
     status: a.status,
     group: groupName(anchorOf(a.actionKey)),
     activateAt: a.activateAt,

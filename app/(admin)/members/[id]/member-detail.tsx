@@ -12,6 +12,7 @@ import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Tabl
 import { useTRPC } from '@/app/_trpc/client';
 import { MemberForm } from '../member-form';
 import { MemberNotifications } from './member-notifications';
+import { MemberResponses } from './member-responses';
 
 export function MemberDetail({ id }: { id: number }) {
   const trpc = useTRPC();
@@ -171,6 +172,7 @@ export function MemberDetail({ id }: { id: number }) {
         </Table>
       )}
       <PagerControls pager={planPager} next={plans.data?.next} />
+      <MemberResponses memberId={id} />
       <MemberNotifications memberId={id} />
       <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>
       {records.isPending ? (

@@ -1,0 +1,76 @@
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Markdown } from '@/app/_components/markdown';
+import { formatDate } from '@/app/_components/ui';
+import { getMemberCaller } from '@/app/_trpc/server';
+import { markActivityDone } from '../../actions';
+import { MemberShell } from '../../member-shell';
+import { RowAction } from '../../row-action';
+import { MemberQuestionnaire } from './member-questionnaire';
+
+export const dynamic = 'force-dynamic';
+export const metadata = { title: 'My care' };
+
+/** One of the member's activities by its kind: a questionnaire to fill in, or a message (with its article) to read. */
+export default async function MemberActivityPage({ params }: { params: Promise<{ id: string }> }) {
+  const id = Number((await params).id);
+  if (!Number.isSafeInteger(id) || id <= 0) notFound();
+  const caller = await getMemberCaller();
+  const home = await caller.me.home({});
+  const activity = await caller.me.activity({ id }).catch(() => null);
+  if (!activity || activity.subjectId !== home.member.id) notFound();
+  const back = (
+    <p className="mb-4 text-sm">
+      <Link href="/me" className="font-medium text-brand-700 hover:underline">
+        ← Back to my care
+      </Link>
+    </p>
+  );
+  const open = activity.status === 'scheduled';
+
+  if (activity.kind === 'questionnaire' && activity.questionnaireId) {
+    const [questionnaire, draft] = await Promise.all([caller.me.questionnaire({ id: activity.questionnaireId }).catch(() => null), caller.me.draft({ activityId: id })]);
+    return (
+      <MemberShell projectName={home.projectName}>
+        {back}
+        {!questionnaire ? (
+          <p className="text-sm text-slate-600">This questionnaire is no longer available. Your care team has been told about changes like this; nothing is needed from you.</p>
+        ) : !open ? (
+          <p role="status" className="rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
+            {activity.status === 'completed' ? 'You have already sent this questionnaire. Thank you.' : 'This questionnaire is closed.'}
+          </p>
+        ) : (
+          <div className="rounded-lg bg-white p-5 shadow-xs ring-1 ring-slate-200 sm:p-6">
+            {activity.description && <p className="mb-4 text-sm text-slate-700">{activity.description}</p>}
+            <MemberQuestionnaire activityId={id} questionnaire={questionnaire} initial={draft?.answers ?? []} hasDraft={Boolean(draft)} />
+          </div>
+        )}
+      </MemberShell>
+    );
+  }
+
+  const article = activity.kind === 'message' && activity.articleId ? await caller.me.article({ id: activity.articleId }).catch(() => null) : null;
+  return (
+    <MemberShell projectName={home.projectName}>
+      {back}
+      <article className="rounded-lg bg-white p-5 shadow-xs ring-1 ring-slate-200 sm:p-6" aria-labelledby="activity-title">
+        <h1 id="activity-title" className="text-xl font-semibold text-slate-900">
+          {article?.title ?? activity.display}
+        </h1>
+        <p className="mt-1 text-xs text-slate-500">
+          Since {formatDate(activity.activateAt)}
+          {activity.endAt && ` · until ${formatDate(activity.endAt)}`}
+        </p>
+        {activity.description && <p className="mt-4 text-sm text-slate-700">{activity.description}</p>}
+        {article && <Markdown className="mt-4">{article.body}</Markdown>}
+        <div className="mt-6 flex justify-start">
+          {open ? (
+            <RowAction action={markActivityDone} id={activity.id} label={`Mark “${activity.display}” as ${activity.kind === 'message' ? 'read' : 'done'}`} text={activity.kind === 'message' ? 'Mark as read' : 'Mark as done'} primary />
+          ) : (
+            <p className="text-sm text-slate-500">{activity.status === 'completed' ? 'Done. Thank you.' : `This activity is ${activity.status}.`}</p>
+          )}
+        </div>
+      </article>
+    </MemberShell>
+  );
+}
