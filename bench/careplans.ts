@@ -33,6 +33,8 @@ export async function benchCareplans(): Promise<void> {
     CAREBASE_AUTO_MIGRATE: 'false',
     NEXT_MANUAL_SIG_HANDLE: 'true',
     NEXT_TELEMETRY_DISABLED: '1',
+    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
+    RATE_LIMIT_PER_MINUTE: '0',
   });
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
   const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {

@@ -67,6 +67,8 @@ export async function benchRecords(): Promise<void> {
     CAREBASE_AUTO_MIGRATE: 'false',
     NEXT_MANUAL_SIG_HANDLE: 'true',
     NEXT_TELEMETRY_DISABLED: '1',
+    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
+    RATE_LIMIT_PER_MINUTE: '0',
   });
   const ceiling = await startCeiling(DATABASE_URL, CEILING_PORT, POOL);
   try {

@@ -3,8 +3,9 @@ import { benchRecords } from './records';
 import { benchWebhooks } from './webhooks';
 import { benchCareplans } from './careplans';
 import { benchScheduler } from './scheduler';
+import { benchQuestionnaires } from './questionnaires';
 
-const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans, scheduler: benchScheduler };
+const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans, scheduler: benchScheduler, questionnaires: benchQuestionnaires };
 const only = process.argv[2];
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -84,7 +84,7 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
     { linkId: 'surgery', type: 'date', text: 'When is your surgery?', required: true, observationCodeId: code.id },
   ]);
 
-  // A template asking for it and a message with an article; a member enrolled in it.
+  // A template with a message (an article) and an action that the admin turns into this questionnaire in the editor.
   const article = await (await request.post('/api/v1/article', { headers: auth, data: { slug: `read-${tag}`, title: `Read me ${tag}`, body: HOSTILE, status: 'published' } })).json();
   const definition = await request.post('/api/v1/careplan-definition', {
     headers: auth,
@@ -93,16 +93,27 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
       title: `Knee ${tag}`,
       inputs: [{ key: 'surgery', observationCodeId: code.id }],
       actions: [
-        { key: 'form', kind: 'questionnaire', questionnaireId: questionnaire.id, type: 'form', display: `Tell us about your surgery ${tag}`, start: { offset: 0, offsetUnit: 's' } },
+        { key: 'form', type: 'form', display: `Tell us about your surgery ${tag}`, start: { offset: 0, offsetUnit: 's' } },
         { key: 'read', kind: 'message', articleId: article.id, type: 'reading', display: `Read before surgery ${tag}`, start: { offset: 0, offsetUnit: 's' } },
         { key: 'fast', type: 'instruction', display: `Stop eating ${tag}`, inputKey: 'surgery', start: { offset: -12, offsetUnit: 'h' } },
       ],
     },
   });
   expect(definition.status()).toBe(201);
+  const definitionId = (await definition.json()).id;
+  await page.goto(`/templates/${definitionId}`);
+  const action1 = page.getByRole('listitem', { name: 'Action 1' });
+  await action1.getByLabel('Action 1 kind').selectOption({ label: 'Questionnaire' });
+  await pick(action1, 'Action 1 questionnaire', `Before surgery ${tag}`);
+  await expect(page.getByRole('listitem', { name: 'Action 2' }).getByRole('combobox', { name: 'Action 2 article' })).toHaveValue(`Read me ${tag}`);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as version' })).toHaveText('Saved as version 1.');
+  await snap(page, 'template-editor-kinds');
+  const saved = await (await request.get(`/api/v1/careplan-definition/${definitionId}`, { headers: auth })).json();
+  expect(saved.actions[0]).toMatchObject({ key: 'form', kind: 'questionnaire', questionnaireId: questionnaire.id });
   const email = `${tag}@example.org`;
   const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Member ${tag}`, email } })).json();
-  const careplan = await (await request.post('/api/v1/careplan', { headers: auth, data: { definitionId: (await definition.json()).id, subjectId: member.id } })).json();
+  const careplan = await (await request.post('/api/v1/careplan', { headers: auth, data: { definitionId, subjectId: member.id } })).json();
   expect(careplan.activities.map((a: { actionKey: string }) => a.actionKey).sort()).toEqual(['form', 'read']);
 
   const surgery = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
@@ -147,6 +158,8 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
     await expect(page).toHaveURL(/\/me\?answered=1$/);
     await expect(page.getByRole('status')).toContainText('Thank you, your answers were sent');
     await expect(tasks.getByText(`Tell us about your surgery ${tag}`)).toHaveCount(0);
+    // The date the member gave scheduled the rest of their plan.
+    await expect(page.getByRole('list', { name: 'Coming up' })).toContainText(`Stop eating ${tag}`);
     await snap(page, 'member-after-answering');
   } finally {
     await idp.close();

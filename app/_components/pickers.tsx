@@ -54,13 +54,15 @@ export function IntegrationPicker({ label = 'Integration', ...props }: PickerPro
   return <SearchSelect label={label} placeholder="Search integrations" useOptions={useOptions} {...props} />;
 }
 
-export function ObservationCodePicker({ label = 'Observation code', type, ...props }: PickerProps & { type?: 'date' | 'number' | 'string' | 'boolean' }) {
+export function ObservationCodePicker({ label = 'Observation code', type, selectedLabel, ...props }: PickerProps & { type?: 'date' | 'number' | 'string' | 'boolean' }) {
   const trpc = useTRPC();
+  // A stored id without a label (an item or input loaded from the server) is looked up so the picker names it.
+  const named = useQuery({ ...trpc.observationCodes.get.queryOptions({ id: props.value ?? 0 }), enabled: Boolean(props.value) && !selectedLabel });
   const useOptions: OptionsSource = (search) => {
     const q = useQuery({ ...trpc.observationCodes.list.queryOptions({ search: search || undefined, type, limit: PICK_LIMIT }), placeholderData: keepPreviousData });
     return source(q.data, q.isFetching, (c) => ({ id: c.id, label: c.display, detail: `${c.slug} · ${c.type}` }));
   };
-  return <SearchSelect label={label} placeholder="Search codes" useOptions={useOptions} {...props} />;
+  return <SearchSelect label={label} placeholder="Search codes" useOptions={useOptions} selectedLabel={selectedLabel ?? named.data?.display} {...props} />;
 }
 
 /**

@@ -36,7 +36,7 @@ export default async function MemberHomePage({ searchParams }: { searchParams: P
   const query = await searchParams;
   const recordsCursor = Number(query.records) || undefined;
   const home = await (await getMemberCaller()).me.home({ recordsCursor });
-  const { member, projectName, records, notifications, activities } = home;
+  const { member, projectName, records, notifications, activities, upcoming } = home;
   const unread = notifications.filter((n) => !n.readAt).length;
   return (
     <MemberShell projectName={projectName}>
@@ -65,6 +65,21 @@ export default async function MemberHomePage({ searchParams }: { searchParams: P
               </ListRow>
             ))}
           </ul>
+        )}
+        {upcoming.length > 0 && (
+          <>
+            <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Coming up</h2>
+            <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Coming up">
+              {upcoming.map((a) => (
+                <li key={a.id} className="px-4 py-3">
+                  <p className="text-sm font-medium text-slate-900">{a.display}</p>
+                  <p className="mt-0.5 text-xs text-slate-500">
+                    {KIND_WORD[a.kind]} · from {formatDate(a.activateAt)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
         <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">
           Notifications {unread > 0 && <Badge tone="brand">{unread} unread</Badge>}

@@ -269,8 +269,8 @@ function ItemEditor({
         )}
         {(item.type === 'integer' || item.type === 'decimal') && (
           <>
-            <TextField label={`Question ${n} minimum`} className="w-32" inputMode="decimal" defaultValue={item.min ?? ''} onChange={(e) => onChange({ min: numberOrUndefined(e.target.value) })} error={errors.min} disabled={readOnly} />
-            <TextField label={`Question ${n} maximum`} className="w-32" inputMode="decimal" defaultValue={item.max ?? ''} onChange={(e) => onChange({ max: numberOrUndefined(e.target.value) })} error={errors.max} disabled={readOnly} />
+            <TextField label={`Question ${n} minimum`} className="w-40" inputMode="decimal" defaultValue={item.min ?? ''} onChange={(e) => onChange({ min: numberOrUndefined(e.target.value) })} error={errors.min} disabled={readOnly} />
+            <TextField label={`Question ${n} maximum`} className="w-40" inputMode="decimal" defaultValue={item.max ?? ''} onChange={(e) => onChange({ max: numberOrUndefined(e.target.value) })} error={errors.max} disabled={readOnly} />
           </>
         )}
         {codeType && (

@@ -23,7 +23,7 @@ type Offset = { offset: number; offsetUnit: Unit };
 /** An action as the form edits it: the API's action, with reminders always present. */
 export type EditorAction = Omit<z.input<typeof actionSchema>, 'actorType' | 'reminders'> & { actorType: string; reminders: z.input<typeof reminderSchema>[]; refLabel?: string };
 type Kind = (typeof ACTIVITY_KINDS)[number];
-const KIND_LABEL: Record<Kind, string> = { task: 'Task (to do)', message: 'Message (to read)', questionnaire: 'Questionnaire (to fill in)', appointment: 'Appointment (to book)' };
+const KIND_LABEL: Record<Kind, string> = { task: 'Task', message: 'Message', questionnaire: 'Questionnaire', appointment: 'Appointment' };
 /** Changing an action's kind drops the reference fields of the kind it had (they would be refused). */
 const withKind = (kind: Kind): Partial<EditorAction> => ({ kind, articleId: undefined, questionnaireId: undefined, scheduleId: undefined, refLabel: undefined });
 /** An input as the form edits it; the code's display name is kept for the picker. */

@@ -206,6 +206,8 @@ export async function feedObservations(tx: ServiceContext, subjectId: number, ma
     .orderBy(asc(careplans.id))
     .for('update', { of: careplans });
   if (plans.length === 0) return;
+  // Read after the locks, in a statement of its own: it sees what a parameter writer that held a plan
+  // committed meanwhile (one statement joining both would judge the parameters by its older snapshot).
   const planIds = [...new Set(plans.map((p) => p.c.id))];
   const slots = await tx.db
     .select({ input: careplanDefinitionInputs, p: careplanParameters, careplanId: careplans.id })

@@ -26,14 +26,20 @@ export async function memberContext(db: Db, memberId: number): Promise<(ServiceC
 export async function loadMemberHome(ctx: ServiceContext & { projectName: string }, records: Page) {
   if (ctx.actor.kind !== 'member') throw new Error('loadMemberHome needs a member context');
   const memberId = ctx.actor.memberId;
-  const [[member], recordPage, notifications, scheduled] = await Promise.all([
+  const [[member], recordPage, notifications, scheduled, proposed] = await Promise.all([
     ctx.db.select().from(members).where(eq(members.id, memberId)),
     listRecords(ctx, {}, records),
     recentNotifications(ctx, memberId, 20),
     collectPages((page) => listActivities(ctx, { status: 'scheduled' }, page)),
+    listActivities(ctx, { status: 'proposed' }, { limit: 100, afterId: 0 }),
   ]);
   // Notifications meant for the care team (suppressed) are not the member's to read, nor their tasks.
   const inbox = notifications.filter((n) => n.status !== 'suppressed');
   const tasks = scheduled.filter((a) => a.actorType === 'subject').sort((a, b) => a.activateAt.localeCompare(b.activateAt));
-  return { member: toMemberDto(member!), projectName: ctx.projectName, records: recordPage, notifications: inbox, activities: tasks };
+  // What is coming: the member's own activities that have not started yet, soonest first.
+  const upcoming = proposed.items
+    .filter((a) => a.actorType === 'subject')
+    .sort((a, b) => a.activateAt.localeCompare(b.activateAt))
+    .slice(0, 10);
+  return { member: toMemberDto(member!), projectName: ctx.projectName, records: recordPage, notifications: inbox, activities: tasks, upcoming };
 }

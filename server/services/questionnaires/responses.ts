@@ -85,15 +85,18 @@ async function lockSubjectPlans(tx: ServiceContext, subjectId: number) {
  * Answers of mapped items that are new or changed become observations of the subject (value: the answer
  * as text, observedAt: authoredAt); the care plans then take them through the parameter code path.
  */
-async function recordAnswers(tx: ServiceContext, response: ResponseRow, items: Item[]): Promise<void> {
+async function recordAnswers(tx: ServiceContext, response: ResponseRow, items: Item[], isNew: boolean): Promise<void> {
   const mapped = new Map(items.filter((i) => i.observationCodeId !== undefined).map((i) => [i.linkId, i.observationCodeId!]));
   const answered = response.answers.filter((a) => mapped.has(a.linkId));
   if (answered.length === 0) return;
-  const earlier = await tx.db
-    .select({ linkId: responseObservations.linkId, observationId: observations.id, value: observations.value })
-    .from(responseObservations)
-    .innerJoin(observations, eq(observations.id, responseObservations.observationId))
-    .where(eq(responseObservations.responseId, response.id));
+  // A response created just now has made no observations yet.
+  const earlier = isNew
+    ? []
+    : await tx.db
+        .select({ linkId: responseObservations.linkId, observationId: observations.id, value: observations.value })
+        .from(responseObservations)
+        .innerJoin(observations, eq(observations.id, responseObservations.observationId))
+        .where(eq(responseObservations.responseId, response.id));
   const changed = answered
     .map((a) => ({ linkId: a.linkId, value: answerText(a.value), before: earlier.find((e) => e.linkId === a.linkId) }))
     .filter((a) => a.before?.value !== a.value);
@@ -144,8 +147,9 @@ export async function createResponse(ctx: ServiceContext, input: CreateResponseI
     if (problem) throw problem;
   }
   return emit(ctx, 'questionnaire_response_create', input, async (tx) => {
-    const feedsPlans = complete && (input.activityId !== undefined || items.some((i) => i.observationCodeId !== undefined));
-    if (feedsPlans) await lockSubjectPlans(tx, input.subjectId);
+    // Completing an activity locks the subject's plans before the activity (see lockSubjectPlans); without
+    // one, feeding the plans takes its own locks in the same order.
+    if (complete && input.activityId !== undefined) await lockSubjectPlans(tx, input.subjectId);
     const activity = input.activityId !== undefined ? await findActivity(tx, input.activityId, true) : undefined;
     if (input.activityId !== undefined) {
       const problem = activityProblem(activity, input.subjectId, input.questionnaireId);
@@ -170,7 +174,7 @@ export async function createResponse(ctx: ServiceContext, input: CreateResponseI
       .returning();
     if (complete) {
       if (activity) await completeActivityBy(tx, activity, { questionnaireResponseId: row!.id });
-      await recordAnswers(tx, row!, items);
+      await recordAnswers(tx, row!, items, true);
     }
     return toResponseDto(row!);
   });
@@ -243,7 +247,7 @@ export async function updateResponse(ctx: ServiceContext, id: number, input: Upd
     const status = check(row);
     const completing = row.status === 'in-progress' && status === 'completed';
     const answersChanged = !sameAnswers(answers, row.answers);
-    if (isComplete(status) && (completing || answersChanged)) await lockSubjectPlans(tx, row.subjectId);
+    if (completing && row.activityId !== null) await lockSubjectPlans(tx, row.subjectId);
     let activity: ActivityRow | undefined;
     if (completing && row.activityId !== null) {
       activity = await findActivity(tx, row.activityId, true);
@@ -259,7 +263,7 @@ export async function updateResponse(ctx: ServiceContext, id: number, input: Upd
       .where(eq(questionnaireResponses.id, id))
       .returning();
     if (activity) await completeActivityBy(tx, activity, { questionnaireResponseId: id });
-    if (isComplete(status) && (completing || answersChanged)) await recordAnswers(tx, saved!, items);
+    if (isComplete(status) && (completing || answersChanged)) await recordAnswers(tx, saved!, items, false);
     return toResponseDto(saved!);
   });
 }

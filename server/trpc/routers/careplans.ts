@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '@/server/core/ids';
 import { createCareplan, getCareplan, listCareplans, updateCareplan } from '@/server/services/careplans/careplans';
 import { createDefinition, getDefinition, listDefinitions, listDefinitionVersions, updateDefinition } from '@/server/services/careplans/definitions';
-import { createObservationCode, listObservationCodes, updateObservationCode } from '@/server/services/careplans/observations';
+import { createObservationCode, getObservationCode, listObservationCodes, updateObservationCode } from '@/server/services/careplans/observations';
 import { patchParameter, setParameter } from '@/server/services/careplans/parameters';
 import { previewTimeline } from '@/server/services/careplans/preview';
 import {
@@ -27,6 +27,7 @@ export const observationCodesRouter = router({
   list: staffProcedure
     .input(z.object({ search: z.string().trim().max(200).optional(), type: z.enum(OBSERVATION_TYPES).optional(), ...pageInput }).default({ limit: 50 }))
     .query(({ ctx, input }) => listObservationCodes(ctx.svc, pageOf(input), input)),
+  get: staffProcedure.input(byId).query(({ ctx, input }) => getObservationCode(ctx.svc, String(input.id))),
   create: adminProcedure.input(createObservationCodeInput).mutation(({ ctx, input }) => createObservationCode(ctx.svc, input)),
   update: adminProcedure
     .input(z.object({ id: idSchema, changes: updateObservationCodeInput }))

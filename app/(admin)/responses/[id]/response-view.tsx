@@ -58,7 +58,7 @@ export function ResponseView({ id }: { id: number }) {
         )}
         {r!.activityId && (
           <p className="mt-4 text-sm text-slate-600">
-            Answers the care plan activity #{r!.activityId}.
+            Sent for a care plan activity, which it completed.
           </p>
         )}
       </Card>

@@ -28,7 +28,7 @@ export function DefinitionDetail({ id }: { id: number }) {
       </p>
       <PageHeader title={t.title} description={<>Template <span className="font-mono text-xs">{t.slug}</span>, version {t.version}</>} />
       <div className="grid gap-6 xl:grid-cols-[1fr_16rem]">
-        <DefinitionEditor key={`${t.version}-${t.updatedAt}`} initial={initial} definitionId={t.id} />
+        <DefinitionEditor key={t.id} initial={initial} definitionId={t.id} />
         <Card title="Versions" className="self-start">
           {versions.isPending ? (
             <Loading />
