@@ -16,6 +16,8 @@ export function Markdown({ children, className }: { children: string; className?
         urlTransform={defaultUrlTransform}
         components={{
           a: ({ node: _node, ...props }) => <a {...props} rel="noopener noreferrer nofollow" />,
+          // An address the URL filter emptied leaves no image (an empty src would fetch the page itself).
+          img: ({ node: _node, src, alt, ...props }) => (src ? <img src={src} alt={alt ?? ''} {...props} /> : alt ? <span>{alt}</span> : null),
           // The page around an article has its own h1 (the title): the article's headings sit one level below.
           h1: ({ node: _node, ...props }) => <h2 {...props} />,
           h2: ({ node: _node, ...props }) => <h3 {...props} />,
