@@ -71,14 +71,14 @@ function lockDataDir(dir: string): () => void {
 
 async function openPglite(dir: string, statementTimeoutMs: number): Promise<Handle> {
   const { PGlite } = await import('@electric-sql/pglite');
+  const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
   const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = dir.startsWith('memory://');
   const unlock = inMemory ? () => {} : lockDataDir(dir);
   // PGlite wants a dir of its own (it runs initdb into an empty one); our lock file sits beside it.
   const open = async () => {
-    const pg = new PGlite(inMemory ? undefined : path.join(dir, 'pg'));
-    await pg.waitReady;
-    return pg;
+    // btree_gist: the appointments' exclusion constraint (migration 0007).
+    return PGlite.create({ ...(inMemory ? {} : { dataDir: path.join(dir, 'pg') }), extensions: { btree_gist } });
   };
   // A trapped instance is replaced; an in-memory one comes back empty, so migrations run again.
   const client: ResilientPglite = new ResilientPglite(await open(), open, () => migratePglite(db));

@@ -158,3 +158,10 @@ export function asAppError(e: unknown, statementTimeoutMs = 10_000): AppError {
       return new AppError('internal', 'Something went wrong on our side; the request id identifies it in our logs', undefined, { cause: e });
   }
 }
+
+/** Exclusion-constraint violation from either driver (an appointment overlapping a booked one). */
+export function exclusionViolation(e: unknown): boolean {
+  const err = e as { code?: string; cause?: unknown } | null;
+  if (!err || typeof err !== 'object') return false;
+  return err.code === '23P01' || (err.cause !== undefined && exclusionViolation(err.cause));
+}

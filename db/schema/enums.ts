@@ -17,3 +17,7 @@ export const ARTICLE_STATUSES = ['draft', 'published'] as const;
 export const QUESTIONNAIRE_STATUSES = ['draft', 'active', 'retired'] as const;
 export const RESPONSE_STATUSES = ['in-progress', 'completed', 'amended'] as const;
 export const ITEM_TYPES = ['display', 'string', 'text', 'integer', 'decimal', 'boolean', 'date', 'choice'] as const;
+/** Scheduling (CONTRACT 10). */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export const APPOINTMENT_STATUSES = ['booked', 'cancelled', 'fulfilled', 'noshow'] as const;
+export const ENCOUNTER_STATUSES = ['planned', 'in-progress', 'finished', 'cancelled'] as const;

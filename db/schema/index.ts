@@ -11,3 +11,4 @@ export * from './careplans';
 export * from './responses';
 export * from './notifications';
 export * from './limits';
+export * from './scheduling';

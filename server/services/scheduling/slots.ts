@@ -1,0 +1,96 @@
+import { TZDate } from '@date-fns/tz';
+import { isCalendarDate } from '@/server/core/offsets';
+
+/**
+ * Free slots of a schedule (CONTRACT 10), pure: availability windows in local time (exceptions replace a
+ * day's windows), cut into `slotMinutes` pieces from each window's start, minus slots that have begun or
+ * fall within the minimum notice, minus slots overlapping a booked appointment widened by the buffer on
+ * both sides. Local times become instants through @date-fns/tz, so a 09:00 window is 09:00 local on both
+ * sides of a daylight saving change.
+ */
+export type Window = { start: string; end: string };
+export type ScheduleRules = {
+  timeZone: string;
+  slotMinutes: number;
+  availability: (Window & { day: string })[];
+  exceptions: { date: string; windows: Window[] }[];
+  minimumNoticeMinutes: number;
+  bufferMinutes: number;
+};
+export type Slot = { start: Date; end: Date };
+export type Booked = { start: Date; end: Date };
+
+export const WEEKDAY_OF_INDEX = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+export const HH_MM = /^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+export const MAX_SLOT_DAYS = 62;
+const MINUTE = 60_000;
+
+export const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** The local calendar date (YYYY-MM-DD) of an instant in a time zone. */
+export function localDate(at: Date, timeZone: string): string {
+  const t = new TZDate(at.getTime(), timeZone);
+  return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+}
+
+/** The dates from `from` to `to`, both included. */
+export function datesBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  const d = new Date(`${from}T00:00:00Z`);
+  const end = new Date(`${to}T00:00:00Z`).getTime();
+  for (; d.getTime() <= end; d.setUTCDate(d.getUTCDate() + 1)) out.push(d.toISOString().slice(0, 10));
+  return out;
+}
+
+/** Days between two calendar dates, both counted (1 for the same date). */
+export const daysInclusive = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+
+/** The instant of a local time on a local date (24:00 is the next day's midnight). */
+function instant(date: string, hhmm: string, timeZone: string): Date {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const minutes = minutesOf(hhmm);
+  return new Date(new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, 0, 0, timeZone).getTime());
+}
+
+/** The windows of one local date: its exception's if it has one, else the weekday's. */
+export function windowsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions'>, date: string): Window[] {
+  const exception = rules.exceptions.find((e) => e.date === date);
+  if (exception) return exception.windows;
+  const day = WEEKDAY_OF_INDEX[new Date(`${date}T12:00:00Z`).getUTCDay()];
+  return rules.availability.filter((w) => w.day === day);
+}
+
+/** Every slot of a local date, ignoring bookings and notice. */
+export function slotsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 'slotMinutes' | 'timeZone'>, date: string): Slot[] {
+  const slots: Slot[] = [];
+  const step = rules.slotMinutes * MINUTE;
+  for (const w of [...windowsOn(rules, date)].sort((a, b) => minutesOf(a.start) - minutesOf(b.start))) {
+    const end = instant(date, w.end, rules.timeZone).getTime();
+    for (let s = instant(date, w.start, rules.timeZone).getTime(); s + step <= end; s += step) slots.push({ start: new Date(s), end: new Date(s + step) });
+  }
+  return slots;
+}
+
+/** Whether a slot overlaps a booked appointment widened by the buffer on both sides. */
+export const clashes = (slot: Slot, booked: Booked[], bufferMinutes: number) =>
+  booked.some((b) => slot.start.getTime() < b.end.getTime() + bufferMinutes * MINUTE && b.start.getTime() - bufferMinutes * MINUTE < slot.end.getTime());
+
+/** Whether a slot may still be booked now: it has not begun and lies beyond the minimum notice. */
+export const bookableAt = (slot: Slot, now: Date, minimumNoticeMinutes: number) => slot.start.getTime() > now.getTime() && slot.start.getTime() >= now.getTime() + minimumNoticeMinutes * MINUTE;
+
+/** The free slots from `from` 00:00 to the end of `to` (local dates of the schedule), ascending. */
+export function freeSlots(rules: ScheduleRules, from: string, to: string, booked: Booked[], now: Date): Slot[] {
+  if (!isCalendarDate(from) || !isCalendarDate(to)) return [];
+  return datesBetween(from, to)
+    .flatMap((date) => slotsOn(rules, date))
+    .filter((slot) => bookableAt(slot, now, rules.minimumNoticeMinutes) && !clashes(slot, booked, rules.bufferMinutes));
+}
+
+/** Why `start` is not a bookable slot start of these rules now (ignoring bookings), or null. */
+export function slotProblem(rules: ScheduleRules, start: Date, now: Date): string | null {
+  const slot = slotsOn(rules, localDate(start, rules.timeZone)).find((s) => s.start.getTime() === start.getTime());
+  if (!slot) return `Not the start of a slot of this schedule (slots of ${rules.slotMinutes} min, in ${rules.timeZone})`;
+  if (slot.start.getTime() <= now.getTime()) return 'This slot has begun';
+  if (!bookableAt(slot, now, rules.minimumNoticeMinutes)) return `This slot is within the schedule's minimum notice of ${rules.minimumNoticeMinutes} min`;
+  return null;
+}
