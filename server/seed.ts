@@ -12,6 +12,9 @@ import { createCareplan } from '@/server/services/careplans/careplans';
 import { createArticle } from '@/server/services/articles/articles';
 import { createQuestionnaire } from '@/server/services/questionnaires/questionnaires';
 import { createResponse } from '@/server/services/questionnaires/responses';
+import { createAppointment } from '@/server/services/scheduling/appointments';
+import { createEncounter, updateEncounter } from '@/server/services/scheduling/encounters';
+import { createSchedule, listSlots } from '@/server/services/scheduling/schedules';
 import { setParameter } from '@/server/services/careplans/parameters';
 import type { Db } from '@/db/client';
 
@@ -73,6 +76,19 @@ async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: n
       'Questions? Call the ward on the number in your letter, or read the [NHS guide to knee replacement](https://www.nhs.uk/conditions/knee-replacement/).',
     ].join('\n'),
   });
+  const weekdays = (['mon', 'tue', 'wed', 'thu', 'fri'] as const).flatMap((day) => [
+    { day, start: '09:00', end: '12:00' },
+    { day, start: '13:00', end: '17:00' },
+  ]);
+  const clinic = await createSchedule(ctx, {
+    display: 'Dr. Jansen, knee clinic',
+    slotMinutes: 30,
+    availability: weekdays,
+    exceptions: [],
+    minimumNoticeMinutes: 60,
+    bufferMinutes: 0,
+    active: true,
+  });
   const intake = await createQuestionnaire(ctx, {
     slug: 'pre-op-intake',
     title: 'Before your surgery',
@@ -93,7 +109,7 @@ async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: n
     actions: [
       { key: 'intake-form', kind: 'questionnaire', questionnaireId: intake.id, type: 'form', display: 'Tell us about your surgery', description: 'Your surgery date schedules the rest of your plan.', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] },
       { key: 'read-prep', kind: 'message', articleId: article.id, type: 'reading', display: 'Read: before your surgery', actorType: 'subject', start: { offset: 0, offsetUnit: 'd' }, reminders: [] },
-      { key: 'consult', kind: 'appointment', type: 'consultation', display: 'Book a pre-op consultation', description: 'About 30 minutes with the anaesthetist.', actorType: 'subject', start: { offset: 1, offsetUnit: 'd' }, reminders: [] },
+      { key: 'consult', kind: 'appointment', scheduleId: clinic.id, type: 'consultation', display: 'Book a pre-op consultation', description: 'About 30 minutes with the anaesthetist.', actorType: 'subject', start: { offset: 1, offsetUnit: 'd' }, reminders: [] },
       { key: 'intake', kind: 'task', type: 'call', display: 'Intake call', actorType: 'nurse', start: { offset: 2, offsetUnit: 'd' }, end: { offset: 5, offsetUnit: 'd' }, reminders: [] },
       { key: 'fasting', kind: 'task', type: 'instruction', display: 'Stop eating', actorType: 'subject', inputKey: 'surgery', start: { offset: -12, offsetUnit: 'h' }, end: { offset: 12, offsetUnit: 'h' }, reminders: [{ offset: 0, offsetUnit: 's', title: 'No food from now on' }] },
       { key: 'wound-check', kind: 'task', type: 'visit', display: 'Wound check', actorType: 'nurse', inputKey: 'surgery', start: { offset: 10, offsetUnit: 'd' }, end: { offset: 3, offsetUnit: 'd' }, reminders: [] },
@@ -106,6 +122,18 @@ async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: n
   const surgery = new Date(Date.now() + 14 * 24 * 3_600_000).toISOString().slice(0, 10);
   await setParameter(ctx, { careplanId: plan.id, inputId: plan.parameters![0]!.inputId, observation: { value: surgery, observedAt: new Date().toISOString() } });
   await createCareplan(ctx, { definitionId: definition.id, subjectId: second! });
+  // Two booked consultations in the coming days, and a third whose visit already took place (fulfilled).
+  const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
+  const slots = await listSlots(ctx, clinic.id, from, to);
+  const [a, b, c] = [slots[0], slots[3], slots[6]];
+  if (a && b && c) {
+    await createAppointment(ctx, { scheduleId: clinic.id, subjectId: first!, start: a.start, title: 'Pre-op consultation' });
+    await createAppointment(ctx, { scheduleId: clinic.id, subjectId: second!, start: b.start, title: 'First consultation' });
+    const visited = await createAppointment(ctx, { scheduleId: clinic.id, subjectId: first!, start: c.start, title: 'Knee assessment' });
+    const encounter = await createEncounter(ctx, { subjectId: first!, appointmentId: visited.id, status: 'in-progress', note: 'Assessed range of motion.' });
+    await updateEncounter(ctx, encounter.id, { status: 'finished', note: 'Range of motion 0-110 degrees; surgery planned.' });
+  }
   // The first member's paper intake form, entered by the care team: their plan's date was already set, so it stays.
   await createResponse(ctx, {
     questionnaireId: intake.id,

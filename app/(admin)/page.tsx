@@ -2,6 +2,9 @@ import Link from 'next/link';
 import { Badge, Card, PageHeader } from '@/app/_components/ui';
 import { getCaller } from '@/app/_trpc/server';
 import { ActivityDashboard } from './activity-dashboard';
+import { TodaysAppointments } from './todays-appointments';
+import { startOfDateIn } from '@/server/core/offsets';
+import { localDate } from '@/server/services/scheduling/rules';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'Dashboard' };
@@ -10,6 +13,12 @@ export default async function DashboardPage() {
   const caller = await getCaller();
   const [overview, { current }, activities] = await Promise.all([caller.projects.overview(), caller.projects.mine(), caller.activities.dashboard()]);
   const failing = current.role === 'admin' ? await caller.webhooks.failing() : null;
+  // Today in the project's time zone: its booked appointments, with member and schedule names.
+  const today = localDate(new Date(), current.timeZone);
+  const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  const todays = await caller.appointments.list({ status: 'booked', from: startOfDateIn(today, current.timeZone).toISOString(), to: startOfDateIn(tomorrow, current.timeZone).toISOString(), limit: 200 });
+  const todaysItems = [...todays.items].sort((a, b) => a.start.localeCompare(b.start));
+  const [people, scheduleList] = await Promise.all([caller.members.names({ ids: [...new Set(todaysItems.map((a) => a.subjectId))] }), caller.schedules.list({ limit: 200 })]);
   const tiles = [
     { label: 'Members', value: overview.memberCount, href: '/members' },
     { label: 'Records', value: overview.recordCount, href: '/records' },
@@ -32,6 +41,12 @@ export default async function DashboardPage() {
           </li>
         ))}
       </ul>
+      <TodaysAppointments
+        items={todaysItems}
+        names={new Map(people.map((m) => [m.id, m.name ?? m.email ?? `Member #${m.id}`]))}
+        schedules={new Map(scheduleList.items.map((s) => [s.id, s.display]))}
+        timeZone={current.timeZone}
+      />
       <ActivityDashboard data={activities} />
       {failing && (
         <section aria-label="Failing webhooks" className="mt-6 rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">

@@ -21,6 +21,7 @@ const SECTIONS: { title: string; items: Item[] }[] = [
       { href: '/templates', label: 'Templates' },
       { href: '/questionnaires', label: 'Questionnaires' },
       { href: '/articles', label: 'Articles' },
+      { href: '/schedules', label: 'Schedules' },
       { href: '/observation-codes', label: 'Observation codes' },
     ],
   },

@@ -49,3 +49,33 @@ export async function answerActivity(activityId: number, answers: { linkId: stri
   if (complete) redirect('/me?answered=1');
   return {};
 }
+
+/** The member books a slot (for one of their appointment activities, or on its own); back to /me when booked. */
+export async function bookSlot(scheduleId: number, start: string, activityId?: number): Promise<{ error?: string }> {
+  const caller = await getMemberCaller();
+  try {
+    await caller.me.book({ scheduleId, start, ...(activityId ? { activityId } : {}) });
+  } catch (e) {
+    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
+    return { error: fields?.[0]?.message ?? messageForPeople(e) };
+  }
+  revalidatePath('/me');
+  redirect('/me?booked=1');
+}
+
+/** The member moves one of their appointments to another free slot. */
+export async function rescheduleAppointment(id: number, start: string): Promise<{ error?: string }> {
+  const caller = await getMemberCaller();
+  try {
+    await caller.me.reschedule({ id, start });
+  } catch (e) {
+    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
+    return { error: fields?.[0]?.message ?? messageForPeople(e) };
+  }
+  revalidatePath('/me');
+  redirect('/me?booked=1');
+}
+
+export async function cancelAppointment(_prev: RowActionState, formData: FormData): Promise<RowActionState> {
+  return asMember(formData, (caller, id) => caller.me.cancelAppointment({ id }));
+}

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { markActivityDone, markNotificationRead } from './actions';
+import { cancelAppointment, markActivityDone, markNotificationRead } from './actions';
 import { MemberShell } from './member-shell';
 import { ListRow, RowAction } from './row-action';
 import { Badge, EmptyState, formatDate } from '@/app/_components/ui';
@@ -28,18 +28,33 @@ function ActivityAction({ a }: { a: { id: number; kind: keyof typeof KIND_WORD; 
       </Link>
     );
   }
-  if (a.kind === 'appointment') return <span className="text-xs text-slate-500">Your care team will book this with you</span>;
+  if (a.kind === 'appointment') {
+    return (
+      <Link href={`/me/activities/${a.id}`} className={link} aria-label={`Book “${a.display}”`}>
+        Book
+      </Link>
+    );
+  }
   return <RowAction action={markActivityDone} id={a.id} label={`Mark “${a.display}” as done`} text="Mark as done" primary />;
 }
 
-export default async function MemberHomePage({ searchParams }: { searchParams: Promise<{ records?: string; answered?: string }> }) {
+export default async function MemberHomePage({ searchParams }: { searchParams: Promise<{ records?: string; answered?: string; booked?: string }> }) {
   const query = await searchParams;
   const recordsCursor = Number(query.records) || undefined;
-  const home = await (await getMemberCaller()).me.home({ recordsCursor });
+  const caller = await getMemberCaller();
+  const [home, appointments] = await Promise.all([caller.me.home({ recordsCursor }), caller.me.appointments()]);
+  const scheduleZones = new Map((await caller.me.schedules()).items.map((s) => [s.id, s]));
+  const when = (iso: string, scheduleId: number) =>
+    new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: scheduleZones.get(scheduleId)?.timeZone ?? 'UTC' }).format(new Date(iso));
   const { member, projectName, records, notifications, activities, upcoming } = home;
   const unread = notifications.filter((n) => !n.readAt).length;
   return (
     <MemberShell projectName={projectName}>
+        {query.booked && (
+          <p role="status" className="mb-6 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
+            Your appointment is booked.
+          </p>
+        )}
         {query.answered && (
           <p role="status" className="mb-6 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
             Thank you, your answers were sent to your care team.
@@ -64,6 +79,26 @@ export default async function MemberHomePage({ searchParams }: { searchParams: P
                 </p>
               </ListRow>
             ))}
+          </ul>
+        )}
+        <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Upcoming appointments</h2>
+        {appointments.items.length === 0 ? (
+          <EmptyState title="No appointments booked">When your care plan asks you to book a consultation, it shows under “To do”.</EmptyState>
+        ) : (
+          <ul className="divide-y divide-slate-100 rounded-lg bg-white shadow-xs ring-1 ring-slate-200" aria-label="Upcoming appointments">
+            {[...appointments.items]
+              .sort((a, b) => a.start.localeCompare(b.start))
+              .map((a) => (
+                <ListRow key={a.id} action={<RowAction action={cancelAppointment} id={a.id} label={`Cancel the appointment of ${when(a.start, a.scheduleId)}`} text="Cancel" />}>
+                  <p className="text-sm font-semibold text-slate-900">{when(a.start, a.scheduleId)}</p>
+                  <p className="mt-0.5 text-xs text-slate-500">
+                    {[a.title, scheduleZones.get(a.scheduleId)?.display].filter(Boolean).join(' · ')} ·{' '}
+                    <Link href={`/me/appointments/${a.id}`} className="font-medium text-brand-700 hover:underline">
+                      Move
+                    </Link>
+                  </p>
+                </ListRow>
+              ))}
           </ul>
         )}
         {upcoming.length > 0 && (

@@ -9,6 +9,7 @@ import { careplansRouter, definitionsRouter, observationCodesRouter } from './ro
 import { activitiesRouter } from './routers/activities';
 import { meRouter } from './routers/me';
 import { articlesRouter, questionnairesRouter, responsesRouter } from './routers/content';
+import { appointmentsRouter, encountersRouter, schedulesRouter } from './routers/scheduling';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -25,6 +26,9 @@ export const appRouter = router({
   articles: articlesRouter,
   questionnaires: questionnairesRouter,
   responses: responsesRouter,
+  schedules: schedulesRouter,
+  appointments: appointmentsRouter,
+  encounters: encountersRouter,
   me: meRouter,
 });
 

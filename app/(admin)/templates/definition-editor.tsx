@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Timeline } from '@/app/_components/timeline';
-import { Button, Card, ErrorNotice, TextField } from '@/app/_components/ui';
+import { Button, Card, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
 import { useStaff } from '@/app/_components/staff-context';
 import { ArticlePicker, ObservationCodePicker, QuestionnairePicker } from '@/app/_components/pickers';
 import { useTRPC } from '@/app/_trpc/client';
@@ -78,6 +78,7 @@ export function DefinitionEditor({
   const [samples, setSamples] = useState<Record<string, string>>({});
   const [saved, setSaved] = useState<string | null>(null);
   const anyDateCode = useQuery(trpc.observationCodes.list.queryOptions({ type: 'date', limit: 1 }));
+  const schedules = useQuery(trpc.schedules.list.queryOptions({ limit: 200 }));
   const hasDateCodes = (anyDateCode.data?.items.length ?? 1) > 0;
   const after = async (message: string) => {
     await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
@@ -250,11 +251,20 @@ export function DefinitionEditor({
                     />
                   )}
                   {a.kind === 'appointment' && (
-                    <div>
-                      <p className="mb-1 block text-sm font-medium text-slate-700">Action {i + 1} schedule</p>
-                      <p className="text-xs text-slate-500">Any active schedule. Picking one comes with schedules and booking.</p>
-                      {e('scheduleId') && <p className="mt-1 text-xs text-red-700">{e('scheduleId')}</p>}
-                    </div>
+                    <SelectField
+                      label={`Action ${i + 1} schedule`}
+                      value={a.scheduleId ?? ''}
+                      onChange={(ev) => setAction(i, { scheduleId: ev.target.value ? Number(ev.target.value) : undefined })}
+                      error={e('scheduleId')}
+                      hint="Where the member books; any active schedule when none is picked"
+                    >
+                      <option value="">Any active schedule</option>
+                      {schedules.data?.items.map((s) => (
+                        <option key={s.id} value={s.id}>
+                          {s.display}
+                        </option>
+                      ))}
+                    </SelectField>
                   )}
                   <TextField
                     label={`Action ${i + 1} instructions`}

@@ -11,7 +11,7 @@ import type { ActivityRow } from '@/server/services/activities/dto';
 import { requireMemberInProject } from '@/server/services/members/members';
 import { schedules } from '@/db/schema';
 import { bookedBetween, rulesOf, type ScheduleRow } from './schedules';
-import { clashes, slotProblem } from './slots';
+import { clashes, slotProblem } from './rules';
 import type { AppointmentDto, CreateAppointmentInput, ListAppointmentsQuery, UpdateAppointmentInput } from './schemas';
 
 export type AppointmentRow = typeof appointments.$inferSelect;

@@ -7,7 +7,7 @@ import { iso } from '@/server/core/time';
 import { conflict, foreignKeyViolation, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import { projectTimeZone } from '@/server/services/projects/projects';
-import { daysInclusive, freeSlots, MAX_SLOT_DAYS, type ScheduleRules } from './slots';
+import { daysInclusive, freeSlots, MAX_SLOT_DAYS, type ScheduleRules } from './rules';
 import type { CreateScheduleInput, ScheduleDto, UpdateScheduleInput } from './schemas';
 
 export type ScheduleRow = typeof schedules.$inferSelect;

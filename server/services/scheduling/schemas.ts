@@ -3,7 +3,7 @@ import { APPOINTMENT_STATUSES, ENCOUNTER_STATUSES, WEEKDAYS } from '@/db/schema/
 import { idFilter, idSchema } from '@/server/core/ids';
 import { isCalendarDate } from '@/server/core/offsets';
 import { instantSchema, timestampSchema } from '@/server/core/time';
-import { HH_MM, minutesOf } from './slots';
+import { HH_MM, minutesOf } from './rules';
 
 export { APPOINTMENT_STATUSES, ENCOUNTER_STATUSES, WEEKDAYS };
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];

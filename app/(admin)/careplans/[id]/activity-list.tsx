@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ActivityStatus, relativeTime } from '@/app/_components/activity-status';
 import { Badge, Button, ErrorNotice, Table, Td, formatDate } from '@/app/_components/ui';
@@ -21,6 +21,14 @@ function KindAction({ a, editable }: { a: TimelineActivity; editable: boolean })
       </Link>
     );
   }
+  if (a.kind === 'appointment' && a.appointmentId) return <BookedAppointment id={a.appointmentId} />;
+  if (a.kind === 'appointment' && a.status === 'scheduled' && editable) {
+    return (
+      <Link href={`/members/${a.subjectId}?bookActivity=${a.id}${a.scheduleId ? `&schedule=${a.scheduleId}` : ''}`} className="text-sm font-medium text-brand-700 hover:underline" aria-label={`Book ${a.display}`}>
+        Book
+      </Link>
+    );
+  }
   if (a.kind === 'questionnaire' && a.status === 'scheduled' && editable) {
     return (
       <Link
@@ -33,6 +41,18 @@ function KindAction({ a, editable }: { a: TimelineActivity; editable: boolean })
     );
   }
   return null;
+}
+
+/** The appointment that completed an appointment activity: when, linking to its schedule's calendar. */
+function BookedAppointment({ id }: { id: number }) {
+  const trpc = useTRPC();
+  const appointment = useQuery(trpc.appointments.get.queryOptions({ id }));
+  if (!appointment.data) return null;
+  return (
+    <Link href={`/schedules/${appointment.data.scheduleId}`} className="text-sm font-medium text-brand-700 hover:underline">
+      Booked {formatDate(appointment.data.start)} ({appointment.data.status})
+    </Link>
+  );
 }
 
 function nextStep(a: TimelineActivity): string {

@@ -13,8 +13,9 @@ import { useTRPC } from '@/app/_trpc/client';
 import { MemberForm } from '../member-form';
 import { MemberNotifications } from './member-notifications';
 import { MemberResponses } from './member-responses';
+import { MemberAppointments } from './member-appointments';
 
-export function MemberDetail({ id }: { id: number }) {
+export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; bookActivity?: number; bookSchedule?: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -172,6 +173,7 @@ export function MemberDetail({ id }: { id: number }) {
         </Table>
       )}
       <PagerControls pager={planPager} next={plans.data?.next} />
+      <MemberAppointments memberId={id} activityId={bookActivity} scheduleId={bookSchedule} />
       <MemberResponses memberId={id} />
       <MemberNotifications memberId={id} />
       <h2 className="mb-3 mt-8 text-lg font-semibold text-slate-900">Records</h2>

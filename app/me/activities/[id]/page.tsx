@@ -7,6 +7,8 @@ import { markActivityDone } from '../../actions';
 import { MemberShell } from '../../member-shell';
 import { RowAction } from '../../row-action';
 import { MemberQuestionnaire } from './member-questionnaire';
+import { MemberBooking } from '../../member-booking';
+import { freeTimes } from '../../slots';
 
 export const dynamic = 'force-dynamic';
 export const metadata = { title: 'My care' };
@@ -43,6 +45,31 @@ export default async function MemberActivityPage({ params }: { params: Promise<{
           <div className="rounded-lg bg-white p-5 shadow-xs ring-1 ring-slate-200 sm:p-6">
             {activity.description && <p className="mb-4 text-sm text-slate-700">{activity.description}</p>}
             <MemberQuestionnaire activityId={id} questionnaire={questionnaire} initial={draft?.answers ?? []} hasDraft={Boolean(draft)} />
+          </div>
+        )}
+      </MemberShell>
+    );
+  }
+
+  if (activity.kind === 'appointment') {
+    // Its schedule, or every active schedule when the activity names none.
+    const named = activity.scheduleId ? await caller.me.schedule({ id: activity.scheduleId }).catch(() => null) : null;
+    const offered = named ? [named] : activity.scheduleId ? [] : (await caller.me.schedules()).items;
+    const schedules = await Promise.all(offered.map(async (s) => ({ ...s, slots: await freeTimes(caller, s.id) })));
+    return (
+      <MemberShell projectName={home.projectName}>
+        {back}
+        <h1 className="text-xl font-semibold text-slate-900">{activity.display}</h1>
+        {activity.description && <p className="mt-1 text-sm text-slate-700">{activity.description}</p>}
+        {!open ? (
+          <p role="status" className="mt-4 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
+            {activity.status === 'completed' ? 'This appointment is booked; you find it under “Upcoming appointments”.' : `This activity is ${activity.status}.`}
+          </p>
+        ) : schedules.length === 0 ? (
+          <p className="mt-4 text-sm text-slate-600">No calendar takes bookings at the moment. Your care team will contact you.</p>
+        ) : (
+          <div className="mt-6">
+            <MemberBooking activityId={id} schedules={schedules} />
           </div>
         )}
       </MemberShell>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeSlots, slotProblem, slotsOn, type ScheduleRules } from './slots';
+import { freeSlots, slotProblem, slotsOn, type ScheduleRules } from './rules';
 
 const amsterdam: ScheduleRules = {
   timeZone: 'Europe/Amsterdam',

@@ -1,0 +1,114 @@
+import { expect, test } from '@playwright/test';
+import { E2E } from '../playwright.config';
+import { pick, signIn, snap, unique } from './helpers';
+import { signInWithProvider, startIdentityProvider } from './oidc';
+
+const auth = { authorization: `Bearer ${E2E.apiKey}` };
+
+test('a coordinator creates a schedule, books a member into a free slot from the week calendar, and runs the visit', async ({ page, request }) => {
+  const tag = unique('sched');
+  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Patient ${tag}` } })).json();
+  await signIn(page, E2E.coordinatorEmail, E2E.coordinatorPassword);
+  await page.goto('/schedules/new');
+  await page.getByLabel('Name').fill(`Clinic ${tag}`);
+  await page.getByLabel('Time zone').selectOption('Europe/Amsterdam');
+  // Weekdays 09:00-17:00 by default; Saturday gets a morning, a window that ends before it starts is refused.
+  const saturday = page.getByRole('listitem', { name: 'Saturday' });
+  await saturday.getByRole('button', { name: 'Add a window on Saturday' }).click();
+  await saturday.getByLabel('Saturday window 1 to').fill('08:00');
+  await page.getByRole('button', { name: 'Create schedule' }).click();
+  await expect(saturday.getByText('Must be after start')).toBeVisible();
+  await saturday.getByLabel('Saturday window 1 to').fill('12:00');
+  await page.getByRole('button', { name: 'Create schedule' }).click();
+  await expect(page).toHaveURL(/\/schedules\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Clinic ${tag}`);
+  await expect(page.getByText('Times in Europe/Amsterdam')).toBeVisible();
+
+  // Next week: every weekday has free slots; book the first of Monday.
+  await page.getByRole('button', { name: 'Next week' }).click();
+  const week = page.getByRole('list', { name: 'Week' });
+  const monday = week.getByRole('listitem').first();
+  await monday.getByRole('button', { name: '09:00 free' }).click();
+  const panel = page.getByRole('form', { name: 'Book this slot' });
+  await pick(panel, 'Member', `Patient ${tag}`);
+  await panel.getByLabel('Title').fill('First consultation');
+  await panel.getByRole('button', { name: 'Book' }).click();
+  await expect(monday.getByRole('button', { name: `09:00 Patient ${tag}` })).toBeVisible();
+  await expect(monday.getByRole('button', { name: '09:00 free' })).toHaveCount(0);
+  await snap(page, 'schedule-calendar');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'schedule-calendar-phone');
+  await page.setViewportSize({ width: 1360, height: 900 });
+
+  // The visit: start it, finish it with a note; the appointment is fulfilled and leaves the calendar.
+  await expect(page.getByRole('region', { name: 'First consultation' })).toBeVisible();
+  await page.getByRole('button', { name: 'Start visit' }).click();
+  await page.getByLabel('Visit note').fill('Knee bends to 110 degrees.');
+  await page.getByRole('button', { name: 'Finish visit' }).click();
+  await expect(monday.getByRole('button', { name: `09:00 Patient ${tag}` })).toHaveCount(0);
+  const appointments = await (await request.get(`/api/v1/appointment?subjectId=${member.id}`, { headers: auth })).json();
+  expect(appointments.map((a: { status: string; title: string }) => [a.status, a.title])).toEqual([['fulfilled', 'First consultation']]);
+
+  // The member's page shows it.
+  await page.goto(`/members/${member.id}`);
+  await expect(page.getByRole('table', { name: 'Appointments of this member' })).toContainText('fulfilled');
+  await expect(page.getByRole('table', { name: 'Visits of this member' })).toContainText('Knee bends to 110 degrees.');
+});
+
+test('a member books the consultation their care plan asks for on /me, moves it, and cancels it', async ({ page, request }) => {
+  const tag = unique('book');
+  const weekdays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'].map((day) => ({ day, start: '08:00', end: '20:00' }));
+  const schedule = await (await request.post('/api/v1/schedule', { headers: auth, data: { display: `Phone line ${tag}`, timeZone: 'UTC', slotMinutes: 60, availability: weekdays, minimumNoticeMinutes: 24 * 60 } })).json();
+  const definition = await request.post('/api/v1/careplan-definition', {
+    headers: auth,
+    data: {
+      slug: `consult-${tag}`,
+      title: `Consult ${tag}`,
+      actions: [{ key: 'book', kind: 'appointment', scheduleId: schedule.id, type: 'consultation', display: `Book your call ${tag}`, start: { offset: 0, offsetUnit: 's' } }],
+    },
+  });
+  expect(definition.status()).toBe(201);
+  const email = `${tag}@example.org`;
+  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Member ${tag}`, email } })).json();
+  await request.post('/api/v1/careplan', { headers: auth, data: { definitionId: (await definition.json()).id, subjectId: member.id } });
+
+  const display = `Sign in with ${tag}`;
+  const idp = await startIdentityProvider(request, display, { [tag]: { email, name: `Member ${tag}`, email_verified: true } });
+  try {
+    await signInWithProvider(page, display, tag);
+    await expect(page).toHaveURL(/\/me$/);
+    const tasks = page.getByRole('list', { name: 'Your activities' });
+    await expect(async () => {
+      await page.reload();
+      await expect(tasks.getByRole('link', { name: `Book “Book your call ${tag}”` })).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 20_000 });
+    await tasks.getByRole('link', { name: `Book “Book your call ${tag}”` }).click();
+    const times = page.getByRole('group', { name: `Free times of Phone line ${tag}` });
+    await expect(times.getByText('Times in UTC')).toBeVisible();
+    const first = times.getByRole('button').first();
+    const firstName = (await first.getAttribute('aria-label'))!;
+    await first.click();
+    await expect(page).toHaveURL(/\/me\?booked=1$/);
+    const upcoming = page.getByRole('list', { name: 'Upcoming appointments' });
+    await expect(upcoming.getByRole('listitem')).toHaveCount(1);
+    await expect(tasks).toHaveCount(0);
+    await snap(page, 'member-booked');
+
+    // Move it to the next free time.
+    await upcoming.getByRole('link', { name: 'Move' }).click();
+    const again = page.getByRole('group', { name: `Free times of Phone line ${tag}` });
+    await expect(again.getByRole('button', { name: firstName })).toHaveCount(0);
+    await again.getByRole('button').first().click();
+    await expect(page).toHaveURL(/\/me\?booked=1$/);
+    const moved = await (await request.get(`/api/v1/appointment?subjectId=${member.id}`, { headers: auth })).json();
+    expect(moved).toHaveLength(1);
+    expect(moved[0].status).toBe('booked');
+
+    // Cancelled: the care plan asks again.
+    await upcoming.getByRole('button', { name: /^Cancel the appointment/ }).click();
+    await expect(page.getByText('No appointments booked')).toBeVisible();
+    await expect(tasks.getByRole('link', { name: `Book “Book your call ${tag}”` })).toBeVisible();
+  } finally {
+    await idp.close();
+  }
+});
