@@ -85,6 +85,16 @@ async function fieldChecks<T extends readonly unknown[]>(checks: T): Promise<{ -
   throw failures.find((f) => !fields.includes(f as AppError));
 }
 
+/**
+ * Bookings of one schedule take turns on its row: without it, simultaneous inserts wait on each other's
+ * uncommitted rows inside the exclusion check and can deadlock (PostgreSQL then aborts them: 503s where
+ * CONTRACT 10 wants one 201 and 409s). With it, each later booking sees the earlier one committed and
+ * fails the constraint at once. The constraint stays the guarantee; the lock only orders the attempts.
+ */
+async function lockSchedule(tx: ServiceContext, scheduleId: number) {
+  await tx.db.select({ id: schedules.id }).from(schedules).where(eq(schedules.id, scheduleId)).for('update');
+}
+
 /** A booking that lost the race at the database (the exclusion constraint): 409, as for a visible clash. */
 async function refusingOverlap<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -106,6 +116,7 @@ export async function createAppointment(ctx: ServiceContext, input: CreateAppoin
   await requireFree(ctx, schedule, start, end);
   return refusingOverlap(() =>
     emit(ctx, 'appointment_create', input, async (tx) => {
+      await lockSchedule(tx, schedule.id);
       const activity = input.activityId !== undefined ? await bookableActivity(tx, input.activityId, input.subjectId, schedule.id, true) : undefined;
       const now = tx.clock();
       const [row] = await tx.db
@@ -192,6 +203,7 @@ export async function updateAppointment(ctx: ServiceContext, id: number, input: 
   }
   return refusingOverlap(() =>
     emit(ctx, 'appointment_update', { id, ...input }, async (tx) => {
+      if (times) await lockSchedule(tx, current.scheduleId);
       const row = await findAppointment(tx, id, true);
       if (row.status !== 'booked') throw conflict(`The appointment is ${row.status}; it no longer changes`, input.status ? 'status' : undefined);
       const [saved] = await tx.db

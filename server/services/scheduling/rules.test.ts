@@ -1,5 +1,7 @@
+import { TZDate } from '@date-fns/tz';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { freeSlots, slotProblem, slotsOn, type ScheduleRules } from './rules';
+import { datesBetween, freeSlots, localDate, minutesOf, slotProblem, slotsOn, windowsOn, type ScheduleRules } from './rules';
 
 const amsterdam: ScheduleRules = {
   timeZone: 'Europe/Amsterdam',
@@ -50,5 +52,68 @@ describe('free slots (CONTRACT 10)', () => {
     const slots = freeSlots(amsterdam, '2026-03-28', '2026-03-30', [], longAgo);
     expect(slots).toHaveLength(6);
     expect(iso(slots)).toEqual([...iso(slots)].sort());
+  });
+});
+
+describe('slot generation, generated (CONTRACT 10)', () => {
+  const ZONES = ['UTC', 'Europe/Amsterdam', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Santiago'];
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  /** Up to three non-overlapping windows of one day, on 5-minute marks. */
+  const dayWindows = fc
+    .uniqueArray(fc.integer({ min: 0, max: 288 }), { minLength: 0, maxLength: 6 })
+    .map((marks) => [...marks].sort((a, b) => a - b))
+    .map((marks) => {
+      const out: { start: string; end: string }[] = [];
+      for (let k = 0; k + 1 < marks.length; k += 2) if (marks[k]! < marks[k + 1]!) out.push({ start: hhmm(marks[k]! * 5), end: hhmm(marks[k + 1]! * 5) });
+      return out;
+    });
+  const rules = fc.record({
+    timeZone: fc.constantFrom(...ZONES),
+    slotMinutes: fc.integer({ min: 5, max: 240 }),
+    days: fc.array(dayWindows, { minLength: 7, maxLength: 7 }),
+    bufferMinutes: fc.integer({ min: 0, max: 60 }),
+  });
+  // Ranges around the daylight saving changes of both hemispheres.
+  const range = fc.tuple(fc.constantFrom('2026-03-25', '2026-04-01', '2026-09-24', '2026-10-22', '2026-11-01'), fc.integer({ min: 0, max: 10 }));
+  const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+  it('slots lie inside a window in local time, have the slot length, never overlap, and a booked one is never listed', () => {
+    fc.assert(
+      fc.property(rules, range, fc.nat(), ({ timeZone, slotMinutes, days, bufferMinutes }, [from, length], seed) => {
+        const schedule: ScheduleRules = {
+          timeZone,
+          slotMinutes,
+          availability: days.flatMap((windows, d) => windows.map((w) => ({ day: DAYS[d]!, ...w }))),
+          exceptions: [],
+          minimumNoticeMinutes: 0,
+          bufferMinutes,
+        };
+        const to = datesBetween(from, '2026-12-31')[length]!;
+        const all = freeSlots(schedule, from, to, [], longAgo);
+        for (let k = 0; k < all.length; k++) {
+          const s = all[k]!;
+          expect(s.end.getTime() - s.start.getTime()).toBe(slotMinutes * 60_000);
+          if (k > 0) expect(s.start.getTime()).toBeGreaterThanOrEqual(all[k - 1]!.end.getTime());
+          const date = localDate(s.start, timeZone);
+          const windows = windowsOn(schedule, date);
+          // The window's ends as instants of that local date (a local time a clock change skips or repeats is
+          // the instant the zone's rules give it); the slot lies between them. Outside clock changes that is
+          // the same as local start and end times, which the examples above pin down.
+          const at = (hm: string) => {
+            const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+            const minutes = minutesOf(hm);
+            return new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, 0, 0, timeZone).getTime();
+          };
+          expect(windows.some((w) => at(w.start) <= s.start.getTime() && s.end.getTime() <= at(w.end))).toBe(true);
+        }
+        if (all.length === 0) return;
+        // Book one of them: it (and, with the buffer, its neighbours within reach) is gone.
+        const taken = all[seed % all.length]!;
+        const after = freeSlots(schedule, from, to, [taken], longAgo);
+        expect(after.some((s) => s.start.getTime() === taken.start.getTime())).toBe(false);
+        for (const s of after) expect(s.end.getTime() + bufferMinutes * 60_000 <= taken.start.getTime() || s.start.getTime() >= taken.end.getTime() + bufferMinutes * 60_000).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

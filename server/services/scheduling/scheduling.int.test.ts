@@ -1,3 +1,5 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
@@ -299,8 +301,64 @@ describe('double booking over HTTP', () => {
     const [slot] = await slots();
     const results = await Promise.all(people.map((subjectId, i) => (i % 2 ? overHttp : api).post('/appointment', { scheduleId: schedule.id, subjectId, start: slot!.start })));
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 201), statuses.join(',')).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
     expect((await api.get('/appointment', { scheduleId: schedule.id, status: 'booked' })).body).toHaveLength(1);
   });
+});
+
+/** A second app process (`next start` on the same production build) sharing the test's PostgreSQL database. */
+async function startSecondApp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const child: ChildProcess = spawn('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    env: { ...process.env, NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', // No embedded executor: it would claim other test files' deliveries in the shared database.
+      CAREBASE_EXECUTOR: 'inngest' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const ready = await fetch(`${url}/api/ready`)
+      .then(async (r) => ((await r.json()) as { database?: string }).database === 'ok')
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error('the second app process did not become ready');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    stop: async () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    },
+  };
+}
+
+describe.runIf(Boolean(process.env.DATABASE_URL))('double booking across two app processes (PostgreSQL)', () => {
+  let second: Awaited<ReturnType<typeof startSecondApp>>;
+  beforeAll(async () => {
+    second = await startSecondApp();
+  }, 90_000);
+  afterAll(() => second?.stop());
+
+  it('of 20 simultaneous bookings of one slot split over two processes, exactly one wins', async () => {
+    const { api, apiKey, schedule, slots } = await setup({ bufferMinutes: 15 });
+    const other = httpApiClient(second.url, apiKey);
+    const people = await Promise.all(Array.from({ length: 20 }, (_, i) => api.post('/member', { name: `Person ${i}` }).then((r) => r.body.id as number)));
+    const free = await slots();
+    // Half aim at one slot, half at the next one (which the buffer makes clash with it): still one winner.
+    const results = await Promise.all(people.map((subjectId, i) => (i % 2 ? other : api).post('/appointment', { scheduleId: schedule.id, subjectId, start: free[i % 4 < 2 ? 0 : 1]!.start })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    expect(results.some((r) => r.status >= 500)).toBe(false);
+  }, 60_000);
 });
