@@ -4,8 +4,9 @@ import { benchWebhooks } from './webhooks';
 import { benchCareplans } from './careplans';
 import { benchScheduler } from './scheduler';
 import { benchQuestionnaires } from './questionnaires';
+import { benchAppointments } from './appointments';
 
-const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans, scheduler: benchScheduler, questionnaires: benchQuestionnaires };
+const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments };
 const only = process.argv[2];
 for (const [name, fn] of Object.entries(benches)) {
   if (only && only !== name) continue;

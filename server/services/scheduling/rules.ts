@@ -81,9 +81,26 @@ export const bookableAt = (slot: Slot, now: Date, minimumNoticeMinutes: number) 
 /** The free slots from `from` 00:00 to the end of `to` (local dates of the schedule), ascending. */
 export function freeSlots(rules: ScheduleRules, from: string, to: string, booked: Booked[], now: Date): Slot[] {
   if (!isCalendarDate(from) || !isCalendarDate(to)) return [];
-  return datesBetween(from, to)
-    .flatMap((date) => slotsOn(rules, date))
-    .filter((slot) => bookableAt(slot, now, rules.minimumNoticeMinutes) && !clashes(slot, booked, rules.bufferMinutes));
+  // One sweep over slots and bookings, both by start (O(n + m), not n x m: 62 days of a busy calendar).
+  // Bookings widened by the buffer, merged where they touch, so their ends ascend too.
+  const buffer = rules.bufferMinutes * MINUTE;
+  const blocked: { from: number; to: number }[] = [];
+  for (const b of [...booked].sort((x, y) => x.start.getTime() - y.start.getTime())) {
+    const range = { from: b.start.getTime() - buffer, to: b.end.getTime() + buffer };
+    const last = blocked.at(-1);
+    if (last && range.from <= last.to) last.to = Math.max(last.to, range.to);
+    else blocked.push(range);
+  }
+  const free: Slot[] = [];
+  let j = 0;
+  for (const slot of datesBetween(from, to).flatMap((date) => slotsOn(rules, date))) {
+    if (!bookableAt(slot, now, rules.minimumNoticeMinutes)) continue;
+    const start = slot.start.getTime();
+    while (j < blocked.length && blocked[j]!.to <= start) j++;
+    if (j < blocked.length && blocked[j]!.from < slot.end.getTime()) continue;
+    free.push(slot);
+  }
+  return free;
 }
 
 /** Why `start` is not a bookable slot start of these rules now (ignoring bookings), or null. */
