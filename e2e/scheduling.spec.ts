@@ -5,9 +5,10 @@ import { signInWithProvider, startIdentityProvider } from './oidc';
 
 const auth = { authorization: `Bearer ${E2E.apiKey}` };
 
-test('a coordinator creates a schedule, books a member into a free slot from the week calendar, and runs the visit', async ({ page, request }) => {
+test('a coordinator creates a schedule and books a member from the calendar; the member moves it on /me; the coordinator runs the visit', async ({ page, request }) => {
   const tag = unique('sched');
-  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Patient ${tag}` } })).json();
+  const email = `${tag}@example.org`;
+  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Patient ${tag}`, email } })).json();
   await signIn(page, E2E.coordinatorEmail, E2E.coordinatorPassword);
   await page.goto('/schedules/new');
   await page.getByLabel('Name').fill(`Clinic ${tag}`);
@@ -40,12 +41,45 @@ test('a coordinator creates a schedule, books a member into a free slot from the
   await snap(page, 'schedule-calendar-phone');
   await page.setViewportSize({ width: 1360, height: 900 });
 
-  // The visit: start it, finish it with a note; the appointment is fulfilled and leaves the calendar.
+  const scheduleUrl = page.url();
+  await expect(page.getByRole('region', { name: 'First consultation' })).toBeVisible();
+
+  // The member signs in and moves it to another time.
+  const display = `Sign in with ${tag}`;
+  const idp = await startIdentityProvider(request, display, { [tag]: { email, name: `Patient ${tag}`, email_verified: true } });
+  let movedTo: string;
+  try {
+    await page.context().clearCookies();
+    await signInWithProvider(page, display, tag);
+    await expect(page).toHaveURL(/\/me$/);
+    const upcoming = page.getByRole('list', { name: 'Upcoming appointments' });
+    await expect(upcoming).toContainText('at 09:00');
+    // "Monday, 30 November 2026 at 09:00": the same day, later.
+    const [, weekday, date] = /(\w+), (\d+ \w+) \d{4} at 09:00/.exec((await upcoming.textContent()) ?? '') ?? [];
+    await upcoming.getByRole('link', { name: 'Move' }).click();
+    const times = page.getByRole('group', { name: `Free times of Clinic ${tag}` });
+    await expect(times.getByText('Times in Europe/Amsterdam')).toBeVisible();
+    await times.getByRole('button', { name: `${weekday} ${date} at 10:30` }).click();
+    await expect(page).toHaveURL(/\/me\?booked=1$/);
+    await expect(upcoming).toContainText('at 10:30');
+    movedTo = (await upcoming.getByRole('listitem').first().textContent()) ?? '';
+  } finally {
+    await idp.close();
+  }
+  expect(movedTo).toContain('10:30');
+
+  // Back as the coordinator: the calendar shows the new time; start the visit, finish it with a note.
+  await page.context().clearCookies();
+  await signIn(page, E2E.coordinatorEmail, E2E.coordinatorPassword);
+  await page.goto(scheduleUrl);
+  await page.getByRole('button', { name: 'Next week' }).click();
+  const card = week.getByRole('button', { name: `10:30 Patient ${tag}` });
+  await card.click();
   await expect(page.getByRole('region', { name: 'First consultation' })).toBeVisible();
   await page.getByRole('button', { name: 'Start visit' }).click();
   await page.getByLabel('Visit note').fill('Knee bends to 110 degrees.');
   await page.getByRole('button', { name: 'Finish visit' }).click();
-  await expect(monday.getByRole('button', { name: `09:00 Patient ${tag}` })).toHaveCount(0);
+  await expect(card).toHaveCount(0);
   const appointments = await (await request.get(`/api/v1/appointment?subjectId=${member.id}`, { headers: auth })).json();
   expect(appointments.map((a: { status: string; title: string }) => [a.status, a.title])).toEqual([['fulfilled', 'First consultation']]);
 
