@@ -6,6 +6,7 @@ import { events } from '@/db/schema';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, httpApiClient, newProject, type ApiClient } from '@/server/testing/api';
 import { startHttpServer } from '@/server/testing/http-server';
+import { startReceiver } from '@/server/testing/receiver';
 
 const eventsNamed = async (db: any, projectId: number, name: string) => db.select().from(events).where(and(eq(events.projectId, projectId), eq(events.name, name))).orderBy(events.id);
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -212,6 +213,33 @@ describe('appointments (CONTRACT 10)', () => {
     // Booked again, then the visit happens: the activity stays completed.
     const again = (await api.post('/appointment', { ...base, activityId: act('book').id })).body;
     expect((await api.get(`/activity/${act('book').id}`)).body).toMatchObject({ status: 'completed', appointmentId: again.id });
+  });
+});
+
+describe('appointments through emit (CONTRACT 10)', () => {
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver((r) => (r.path === '/handle' ? { body: '{"id":"ext-42","calendar":"external"}' } : r.path === '/refuse' ? { status: 409, body: '{"error":"busy"}' } : {}));
+  });
+  afterAll(() => receiver.close());
+
+  it('a handle webhook books in an external calendar instead (its answer is the appointment); a before webhook refuses a booking', async () => {
+    const { api, schedule, member, slots } = await setup();
+    const [a, b] = await slots();
+    const handler = (await api.post('/webhook', { display: 'External calendar', url: `${receiver.url}/handle`, triggers: [{ event: 'appointment_create', strategy: 'handle' }] })).body;
+    const taken = await api.post('/appointment', { scheduleId: schedule.id, subjectId: member.id, start: a!.start });
+    expect(taken.status).toBe(201);
+    expect(taken.body).toEqual({ id: 'ext-42', calendar: 'external' });
+    expect(JSON.parse(receiver.received.find((r) => r.path === '/handle')!.body).params).toEqual({ scheduleId: schedule.id, subjectId: member.id, start: a!.start });
+    // Nothing was booked here: the slot is still free.
+    expect((await api.get('/appointment', { scheduleId: schedule.id })).body).toEqual([]);
+    expect((await slots()).map((s) => s.start)).toContain(a!.start);
+    await api.del(`/webhook/${handler.id}`);
+
+    await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/refuse`, triggers: [{ event: 'appointment_create', strategy: 'before' }] });
+    const refused = await api.post('/appointment', { scheduleId: schedule.id, subjectId: member.id, start: b!.start });
+    expect(refused.status).toBe(502);
+    expect((await api.get('/appointment', { scheduleId: schedule.id })).body).toEqual([]);
   });
 });
 
