@@ -122,18 +122,19 @@ async function seedCarePlans(ctx: ReturnType<typeof createContext>, memberIds: n
   const surgery = new Date(Date.now() + 14 * 24 * 3_600_000).toISOString().slice(0, 10);
   await setParameter(ctx, { careplanId: plan.id, inputId: plan.parameters![0]!.inputId, observation: { value: surgery, observedAt: new Date().toISOString() } });
   await createCareplan(ctx, { definitionId: definition.id, subjectId: second! });
-  // Two booked consultations in the coming days, and a third whose visit already took place (fulfilled).
+  // Two booked consultations in the coming days, and yesterday's visit, recorded and finished.
   const from = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const to = new Date(Date.now() + 8 * 86_400_000).toISOString().slice(0, 10);
   const slots = await listSlots(ctx, clinic.id, from, to);
-  const [a, b, c] = [slots[0], slots[3], slots[6]];
-  if (a && b && c) {
+  const [a, b] = [slots[0], slots[3]];
+  if (a && b) {
     await createAppointment(ctx, { scheduleId: clinic.id, subjectId: first!, start: a.start, title: 'Pre-op consultation' });
     await createAppointment(ctx, { scheduleId: clinic.id, subjectId: second!, start: b.start, title: 'First consultation' });
-    const visited = await createAppointment(ctx, { scheduleId: clinic.id, subjectId: first!, start: c.start, title: 'Knee assessment' });
-    const encounter = await createEncounter(ctx, { subjectId: first!, appointmentId: visited.id, status: 'in-progress', note: 'Assessed range of motion.' });
-    await updateEncounter(ctx, encounter.id, { status: 'finished', note: 'Range of motion 0-110 degrees; surgery planned.' });
   }
+  const yesterday = new Date(Date.now() - 86_400_000);
+  yesterday.setUTCHours(10, 0, 0, 0);
+  const visit = await createEncounter(ctx, { subjectId: first!, status: 'in-progress', start: yesterday.toISOString(), note: 'Knee assessment.' });
+  await updateEncounter(ctx, visit.id, { status: 'finished', end: new Date(yesterday.getTime() + 30 * 60_000).toISOString(), note: 'Range of motion 0-110 degrees; surgery planned.' });
   // The first member's paper intake form, entered by the care team: their plan's date was already set, so it stays.
   await createResponse(ctx, {
     questionnaireId: intake.id,

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { logout } from '@/app/(auth)/login/actions';
 import { Nav } from '@/app/_components/nav';
 import { ProjectSwitcher } from '@/app/_components/project-switcher';
+import { ResponsiveShell } from '@/app/_components/responsive-shell';
 import { StaffProvider } from '@/app/_components/staff-context';
 import { TrpcReactProvider } from '@/app/_trpc/client';
 import { getCaller } from '@/app/_trpc/server';
@@ -16,17 +17,22 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   if (session.user.id.startsWith('member:')) redirect('/me');
   const caller = await getCaller();
   const { current, projects } = await caller.projects.mine();
+  const brand = (
+    <div className="flex items-center gap-2">
+      <span className="flex size-7 items-center justify-center rounded-md bg-brand-600 text-sm font-bold text-white" aria-hidden>
+        C
+      </span>
+      <span className="text-base font-semibold text-slate-900">Carebase</span>
+    </div>
+  );
   const staff = { projectId: current.id, projectName: current.name, role: current.role, email: session.user.email ?? '', timeZone: current.timeZone };
   return (
     <StaffProvider staff={staff}>
-      <div className="flex min-h-screen">
-        <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col border-r border-slate-200 bg-white px-3 py-4">
-          <div className="mb-5 flex items-center gap-2 px-2">
-            <span className="flex size-7 items-center justify-center rounded-md bg-brand-600 text-sm font-bold text-white" aria-hidden>
-              C
-            </span>
-            <span className="text-base font-semibold text-slate-900">Carebase</span>
-          </div>
+      <ResponsiveShell
+        brand={brand}
+        sidebar={
+          <>
+          <div className="mb-5 px-2">{brand}</div>
           <div className="mb-5 px-2">
             <ProjectSwitcher current={current.id} projects={projects} />
           </div>
@@ -46,13 +52,13 @@ export default async function AdminLayout({ children }: { children: ReactNode })
               </button>
             </form>
           </div>
-        </aside>
-        <main className="min-w-0 flex-1 px-8 py-8">
-          <TrpcReactProvider key={current.id}>
-            <div className="mx-auto max-w-6xl">{children}</div>
-          </TrpcReactProvider>
-        </main>
-      </div>
+          </>
+        }
+      >
+        <TrpcReactProvider key={current.id}>
+          <div className="mx-auto max-w-6xl">{children}</div>
+        </TrpcReactProvider>
+      </ResponsiveShell>
     </StaffProvider>
   );
 }
