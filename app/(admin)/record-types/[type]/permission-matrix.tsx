@@ -1,5 +1,6 @@
 'use client';
 
+import { sameValue } from '@/app/_components/same-value';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -54,7 +55,8 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
     }),
   );
   const roles = Object.keys(matrix).sort();
-  const dirty = JSON.stringify(matrix) !== JSON.stringify(initial);
+  // Compared as values: the server answers roles in its own key order (a JSON text comparison stayed dirty).
+  const dirty = !sameValue(matrix, initial);
   const serverErrors = fieldErrorsOf(save.error);
 
   function toggle(role: string, flag: 'read' | 'write', value: boolean) {
