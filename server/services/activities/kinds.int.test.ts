@@ -66,7 +66,7 @@ describe('activity kinds (CONTRACT 9)', () => {
         slug: 'd',
         title: 'D',
         actions: [
-          { key: 'todo', type: 'call', display: 'Call', start },
+          { key: 'phone', type: 'call', display: 'Call', start },
           { key: 'read', kind: 'message', description: 'Before Monday', articleId: article.id, type: 'read', display: 'Read', start },
           { key: 'form', kind: 'questionnaire', questionnaireId: questionnaire.id, type: 'form', display: 'Fill in', start },
           { key: 'book', kind: 'appointment', type: 'visit', display: 'Book', start },
@@ -75,13 +75,13 @@ describe('activity kinds (CONTRACT 9)', () => {
     ).body;
     // An action saved before kinds existed has no kind in its JSON.
     const [version] = (await db.select().from(careplanDefinitionVersions).where(eq(careplanDefinitionVersions.definitionId, def.id))) as [typeof careplanDefinitionVersions.$inferSelect];
-    const legacy = version.actions.map((a: any) => (a.key === 'todo' ? Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'kind')) : a));
+    const legacy = version.actions.map((a: any) => (a.key === 'phone' ? Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'kind')) : a));
     await db.update(careplanDefinitionVersions).set({ actions: legacy }).where(eq(careplanDefinitionVersions.id, version.id));
     expect((await api.get('/careplan-definition/d')).body.actions[0].kind).toBe('task');
     const plan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
     const byKey = Object.fromEntries(plan.activities.map((a: any) => [a.actionKey, a]));
     const none = { description: null, articleId: null, questionnaireId: null, scheduleId: null, questionnaireResponseId: null, appointmentId: null };
-    expect(byKey.todo).toMatchObject({ ...none, kind: 'task' });
+    expect(byKey.phone).toMatchObject({ ...none, kind: 'task' });
     expect(byKey.read).toMatchObject({ ...none, kind: 'message', description: 'Before Monday', articleId: article.id });
     expect(byKey.form).toMatchObject({ ...none, kind: 'questionnaire', questionnaireId: questionnaire.id });
     expect(byKey.book).toMatchObject({ ...none, kind: 'appointment' });
@@ -97,7 +97,7 @@ describe('activity kinds (CONTRACT 9)', () => {
         slug: 'd',
         title: 'D',
         actions: [
-          { key: 'todo', type: 'call', display: 'Call', start },
+          { key: 'phone', type: 'call', display: 'Call', start },
           { key: 'read', kind: 'message', articleId: article.id, type: 'read', display: 'Read', start },
           { key: 'form', kind: 'questionnaire', questionnaireId: questionnaire.id, type: 'form', display: 'Fill in', start },
           { key: 'book', kind: 'appointment', type: 'visit', display: 'Book', start },
@@ -110,7 +110,7 @@ describe('activity kinds (CONTRACT 9)', () => {
     const id = (key: string) => plan.activities.find((a: any) => a.actionKey === key).id;
     const asMember = apiClient((await api.post(`/member/${member.id}/token`)).body.token);
     expect((await asMember.patch(`/activity/${id('read')}`, { status: 'completed' })).body.status).toBe('completed');
-    expect((await api.patch(`/activity/${id('todo')}`, { status: 'completed' })).body.status).toBe('completed');
+    expect((await api.patch(`/activity/${id('phone')}`, { status: 'completed' })).body.status).toBe('completed');
     for (const key of ['form', 'book']) {
       for (const client of [api, asMember]) {
         const refused = await client.patch(`/activity/${id(key)}`, { status: 'completed' });

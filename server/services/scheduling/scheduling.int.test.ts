@@ -183,7 +183,7 @@ describe('appointments (CONTRACT 10)', () => {
       title: 'Consult',
       actions: [
         { key: 'book', kind: 'appointment', scheduleId: schedule.id, type: 'visit', display: 'Book a consultation', start: { offset: 0, offsetUnit: 'd' } },
-        { key: 'todo', type: 'call', display: 'Call', start: { offset: 0, offsetUnit: 'd' } },
+        { key: 'phone', type: 'call', display: 'Call', start: { offset: 0, offsetUnit: 'd' } },
       ],
     });
     expect(def.status, JSON.stringify(def.body)).toBe(201);
@@ -194,7 +194,7 @@ describe('appointments (CONTRACT 10)', () => {
     const base = { scheduleId: schedule.id, subjectId: member.id, start: slot!.start };
     expect((await api.post('/appointment', { ...base, activityId: act('book').id })).body.errors[0]).toMatchObject({ path: 'activityId', message: expect.stringContaining('proposed') });
     await runDueTransitions(db, { now: new Date(Date.now() + 1000), projectId });
-    expect((await api.post('/appointment', { ...base, activityId: act('todo').id })).body.errors[0].path).toBe('activityId');
+    expect((await api.post('/appointment', { ...base, activityId: act('phone').id })).body.errors[0].path).toBe('activityId');
     expect((await api.post('/appointment', { ...base, subjectId: other.id, activityId: act('book').id })).body.errors[0].path).toBe('activityId');
     expect((await api.post('/appointment', { ...base, scheduleId: otherSchedule.id, activityId: act('book').id })).body.errors[0]).toMatchObject({ path: 'activityId', message: expect.stringContaining('another schedule') });
 
