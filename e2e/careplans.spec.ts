@@ -42,12 +42,18 @@ test('an admin builds a template, enrols a member, sets the reference date and s
   await page.getByRole('button', { name: 'Create template' }).click();
   await expect(page.getByText(/must be greater than or equal to 1|Too small/i).first()).toBeVisible();
   await page.getByLabel('Action 2 end amount').fill('3');
+  // A reminder with its own title and message.
+  await page.getByRole('listitem', { name: 'Action 2' }).getByRole('button', { name: 'Add reminder' }).click();
+  await page.getByLabel('Action 2 reminder 1 title').fill('Your check-up is this week');
+  await page.getByLabel('Action 2 reminder 1 message').fill('Bring your walking stick.');
   await page.getByLabel('Sample surgery').fill('2027-01-15');
   await expect(page.getByRole('figure', { name: 'Care plan timeline' }).getByRole('listitem', { name: /Check-up, preview/ })).toBeVisible();
   await page.getByRole('button', { name: 'Create template' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Knee ${tag}` })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Version history' })).toContainText('v1');
   await snap(page, 'definition-editor');
+  const saved = await (await request.get(`/api/v1/careplan-definition/knee-${tag}`, { headers: auth })).json();
+  expect(saved.actions[1].reminders).toEqual([{ offset: 0, offsetUnit: 'h', title: 'Your check-up is this week', body: 'Bring your walking stick.' }]);
 
   // Enrol the member.
   await navigate(page, 'Care plans');

@@ -298,16 +298,35 @@ export function DefinitionEditor({
                     </label>
                     {a.end && <OffsetField label={`Action ${i + 1} end`} value={a.end} onChange={(end) => setAction(i, { end })} error={e('end.offset')} min={1} />}
                   </div>
-                  <div className="min-w-64 flex-1">
+                  <div className="basis-full">
                     <p className="mb-1 text-xs font-medium text-slate-600">Reminders (after activation)</p>
-                    {a.reminders.map((r, k) => (
-                      <div key={k} className="mb-2 flex items-end gap-2">
-                        <OffsetField label={`Action ${i + 1} reminder ${k + 1}`} value={r} onChange={(o) => setAction(i, { reminders: a.reminders.map((x, j) => (j === k ? { ...x, ...o } : x)) })} error={e(`reminders.${k}.offset`)} min={0} />
-                        <Button variant="ghost" aria-label={`Remove reminder ${k + 1} of action ${i + 1}`} onClick={() => setAction(i, { reminders: a.reminders.filter((_, j) => j !== k) })}>
-                          Remove
-                        </Button>
-                      </div>
-                    ))}
+                    {a.reminders.map((r, k) => {
+                      const setReminder = (patch: Partial<typeof r>) => setAction(i, { reminders: a.reminders.map((x, j) => (j === k ? { ...x, ...patch } : x)) });
+                      return (
+                        <div key={k} className="mb-3 grid gap-2 rounded-md bg-white p-3 ring-1 ring-slate-200 md:grid-cols-[auto_1fr_1fr] md:items-end">
+                          <div className="flex items-end gap-2">
+                            <OffsetField label={`Action ${i + 1} reminder ${k + 1}`} value={r} onChange={(o) => setReminder(o)} error={e(`reminders.${k}.offset`)} min={0} />
+                            <Button variant="ghost" aria-label={`Remove reminder ${k + 1} of action ${i + 1}`} onClick={() => setAction(i, { reminders: a.reminders.filter((_, j) => j !== k) })}>
+                              Remove
+                            </Button>
+                          </div>
+                          <TextField
+                            label={`Action ${i + 1} reminder ${k + 1} title`}
+                            value={r.title ?? ''}
+                            onChange={(ev) => setReminder({ title: ev.target.value || undefined })}
+                            error={e(`reminders.${k}.title`)}
+                            placeholder="Default: the activity's type and name"
+                          />
+                          <TextField
+                            label={`Action ${i + 1} reminder ${k + 1} message`}
+                            value={r.body ?? ''}
+                            onChange={(ev) => setReminder({ body: ev.target.value || undefined })}
+                            error={e(`reminders.${k}.body`)}
+                            placeholder="Optional text the member reads"
+                          />
+                        </div>
+                      );
+                    })}
                     <Button variant="ghost" onClick={() => setAction(i, { reminders: [...a.reminders, { offset: 0, offsetUnit: 'h' }] })}>
                       Add reminder
                     </Button>
