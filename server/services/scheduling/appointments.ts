@@ -86,9 +86,9 @@ async function fieldChecks<T extends readonly unknown[]>(checks: T): Promise<{ -
 }
 
 /**
- * Bookings of one schedule take turns on its row: without it, simultaneous inserts wait on each other's
- * uncommitted rows inside the exclusion check and can deadlock (PostgreSQL then aborts them: 503s where
- * CONTRACT 10 wants one 201 and 409s). With it, each later booking sees the earlier one committed and
+ * Bookings of one schedule take turns on its row: without it, simultaneous inserts waited on each other's
+ * uncommitted rows inside the exclusion check until the lock limit (503s where CONTRACT 10 wants one 201
+ * and 409s). With it, each later booking sees the earlier one committed and
  * fails the constraint at once. The constraint stays the guarantee; the lock only orders the attempts.
  */
 async function lockSchedule(tx: ServiceContext, scheduleId: number) {
