@@ -1,6 +1,6 @@
 import { eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { invalidField } from '@/server/errors';
+import { AppError, invalid, invalidField } from '@/server/errors';
 import { BlockedTargetError, checkUrlTarget, type Resolver } from '@/server/webhooks/safety';
 
 
@@ -37,4 +37,17 @@ export async function requireCallableUrl(url: string, path: string, resolver?: R
     if (e instanceof BlockedTargetError) throw invalidField(path, e.message);
     throw invalidField(path, 'Not a valid URL');
   }
+}
+
+/**
+ * Runs independent checks together and reports the field errors of all that failed at once (CONTRACT 1:
+ * every failing place listed); any other failure is thrown as it is. Answers the checks' values in order.
+ */
+export async function allFieldErrors<T extends readonly unknown[]>(checks: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const settled = await Promise.allSettled(checks);
+  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  if (failures.length === 0) return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+  const fields = failures.filter((f): f is AppError => f instanceof AppError && f.code === 'invalid_request' && f.errors !== undefined);
+  if (fields.length === failures.length) throw invalid(fields.flatMap((f) => f.errors!));
+  throw failures.find((f) => !fields.includes(f as AppError));
 }

@@ -10,6 +10,7 @@ import { completeActivityBy } from '@/server/services/activities/consequences';
 import type { ActivityRow } from '@/server/services/activities/dto';
 import { feedObservations, type MadeObservation } from '@/server/services/careplans/parameters';
 import { requireMemberInProject } from '@/server/services/members/members';
+import { allFieldErrors } from '@/server/services/shared';
 import { answerProblems, answerText, inItemOrder, type Answer, type Item } from './rules';
 import { type CreateResponseInput, type ListResponsesQuery, type ResponseDto, type ResponseStatus, type UpdateResponseInput } from './schemas';
 
@@ -123,16 +124,6 @@ async function answerableVersion(ctx: ServiceContext, questionnaireId: number) {
   if (!row) throw invalidField('questionnaireId', 'No questionnaire with this id in the project');
   if (row.q.status !== 'active') throw invalidField('questionnaireId', `The questionnaire is ${row.q.status}; only active questionnaires are answered`);
   return row.v;
-}
-
-/** Runs independent checks together and reports the field errors of all that failed (CONTRACT 1). */
-async function allFieldErrors<T extends readonly unknown[]>(checks: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const settled = await Promise.allSettled(checks);
-  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-  if (failures.length === 0) return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
-  const fields = failures.filter((f): f is AppError => f instanceof AppError && f.code === 'invalid_request' && f.errors !== undefined);
-  if (fields.length === failures.length) throw invalid(fields.flatMap((f) => f.errors!));
-  throw failures.find((f) => !fields.includes(f as AppError));
 }
 
 /** POST /questionnaire-response: a draft or a completed response to the latest version (CONTRACT 9). */

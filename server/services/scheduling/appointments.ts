@@ -4,11 +4,12 @@ import { requireCareManager } from '@/server/auth/guards';
 import type { ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
-import { AppError, conflict, exclusionViolation, invalid, invalidField, notFound, type FieldError } from '@/server/errors';
+import { AppError, conflict, exclusionViolation, invalidField, notFound } from '@/server/errors';
 import { emit, recordEvents } from '@/server/events/emit';
 import { completeActivityBy, reopenActivity } from '@/server/services/activities/consequences';
 import type { ActivityRow } from '@/server/services/activities/dto';
 import { requireMemberInProject } from '@/server/services/members/members';
+import { allFieldErrors } from '@/server/services/shared';
 import { schedules } from '@/db/schema';
 import { bookedBetween, rulesOf, type ScheduleRow } from './schedules';
 import { clashes, slotProblem } from './rules';
@@ -76,15 +77,6 @@ function requireMayBookFor(ctx: ServiceContext, subjectId: number) {
   requireCareManager(ctx);
 }
 
-async function fieldChecks<T extends readonly unknown[]>(checks: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
-  const settled = await Promise.allSettled(checks);
-  const failures = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
-  if (failures.length === 0) return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
-  const fields = failures.filter((f): f is AppError => f instanceof AppError && f.code === 'invalid_request' && f.errors !== undefined);
-  if (fields.length === failures.length) throw invalid(fields.flatMap((f) => f.errors as FieldError[]));
-  throw failures.find((f) => !fields.includes(f as AppError));
-}
-
 /**
  * Bookings of one schedule take turns on its row: without it, simultaneous inserts waited on each other's
  * uncommitted rows inside the exclusion check until the lock limit (503s where CONTRACT 10 wants one 201
@@ -109,7 +101,7 @@ async function refusingOverlap<T>(work: () => Promise<T>): Promise<T> {
 export async function createAppointment(ctx: ServiceContext, input: CreateAppointmentInput): Promise<AppointmentDto> {
   requireMayBookFor(ctx, input.subjectId);
   const start = new Date(input.start);
-  const [schedule] = await fieldChecks([scheduleForBooking(ctx, input.scheduleId), requireMemberInProject(ctx, input.subjectId, 'subjectId')] as const);
+  const [schedule] = await allFieldErrors([scheduleForBooking(ctx, input.scheduleId), requireMemberInProject(ctx, input.subjectId, 'subjectId')] as const);
   requireSlot(schedule, start, ctx.clock());
   if (input.activityId !== undefined) await bookableActivity(ctx, input.activityId, input.subjectId, schedule.id);
   const end = new Date(start.getTime() + schedule.slotMinutes * MINUTE);
