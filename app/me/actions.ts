@@ -31,6 +31,9 @@ export async function markActivityDone(_prev: RowActionState, formData: FormData
 
 export type AnswerState = { problems?: { path: string; message: string }[]; error?: string };
 
+/** The field errors of a failed call (the service's AppError behind the tRPC error), if it had any. */
+const fieldErrorsOf = (e: unknown) => (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors ?? [];
+
 /**
  * The member's questionnaire form saves (draft) or submits its answers; problems come back for the form
  * to show at their questions. A submitted form goes back to /me, where the plan's new activities show.
@@ -40,9 +43,8 @@ export async function answerActivity(activityId: number, answers: { linkId: stri
   try {
     await caller.me.answer({ activityId, answers, complete });
   } catch (e) {
-    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
-    const problems = fields?.filter((p) => p.path === 'answers' || p.path.startsWith('answers.'));
-    if (problems && problems.length > 0) return { problems };
+    const problems = fieldErrorsOf(e).filter((p) => p.path === 'answers' || p.path.startsWith('answers.'));
+    if (problems.length > 0) return { problems };
     return { error: messageForPeople(e) };
   }
   revalidatePath('/me');
@@ -50,30 +52,26 @@ export async function answerActivity(activityId: number, answers: { linkId: stri
   return {};
 }
 
-/** The member books a slot (for one of their appointment activities, or on its own); back to /me when booked. */
-export async function bookSlot(scheduleId: number, start: string, activityId?: number): Promise<{ error?: string }> {
+/** Books or moves the member's appointment; back to /me when done, else the reason in words. */
+async function takeSlot(work: (caller: Awaited<ReturnType<typeof getMemberCaller>>) => Promise<unknown>): Promise<{ error?: string }> {
   const caller = await getMemberCaller();
   try {
-    await caller.me.book({ scheduleId, start, ...(activityId ? { activityId } : {}) });
+    await work(caller);
   } catch (e) {
-    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
-    return { error: fields?.[0]?.message ?? messageForPeople(e) };
+    return { error: fieldErrorsOf(e)[0]?.message ?? messageForPeople(e) };
   }
   revalidatePath('/me');
   redirect('/me?booked=1');
 }
 
+/** The member books a slot (for one of their appointment activities, or on its own). */
+export async function bookSlot(scheduleId: number, start: string, activityId?: number): Promise<{ error?: string }> {
+  return takeSlot((caller) => caller.me.book({ scheduleId, start, ...(activityId ? { activityId } : {}) }));
+}
+
 /** The member moves one of their appointments to another free slot. */
 export async function rescheduleAppointment(id: number, start: string): Promise<{ error?: string }> {
-  const caller = await getMemberCaller();
-  try {
-    await caller.me.reschedule({ id, start });
-  } catch (e) {
-    const fields = (e as { cause?: { errors?: { path: string; message: string }[] } }).cause?.errors;
-    return { error: fields?.[0]?.message ?? messageForPeople(e) };
-  }
-  revalidatePath('/me');
-  redirect('/me?booked=1');
+  return takeSlot((caller) => caller.me.reschedule({ id, start }));
 }
 
 export async function cancelAppointment(_prev: RowActionState, formData: FormData): Promise<RowActionState> {
