@@ -6,7 +6,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, percentile, printTable, startBenchApp, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_appointments';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -15,22 +15,13 @@ const API_KEY = 'cb_key_bench_appointments_0123456789abc';
 const CLIENTS = 50;
 const QUERIES = Number(process.env.BENCH_SLOT_QUERIES ?? 300);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
 export async function benchAppointments(): Promise<void> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
   await (await import('@/db/client')).closeDb();
   await ensureBuild();
-  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
-    DATABASE_URL,
-    DB_POOL_MAX: '20',
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    CAREBASE_AUTO_MIGRATE: 'false',
-    NEXT_MANUAL_SIG_HANDLE: 'true',
-    NEXT_TELEMETRY_DISABLED: '1',
-    RATE_LIMIT_PER_MINUTE: '0',
-  });
+  const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: '20' });
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: CLIENTS });
   const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
     const t0 = performance.now();
@@ -110,8 +101,8 @@ export async function benchAppointments(): Promise<void> {
         '409s': conflicts,
         'other answers': other,
         'bookings/s': Math.round(booked / raceSeconds),
-        'POST p50 ms': Math.round(pct(bookLatencies, 50) * 10) / 10,
-        'POST p99 ms': Math.round(pct(bookLatencies, 99) * 10) / 10,
+        'POST p50 ms': Math.round(percentile(bookLatencies, 50) * 10) / 10,
+        'POST p99 ms': Math.round(percentile(bookLatencies, 99) * 10) / 10,
         overlaps: overlaps!.n,
         'slots booked': `${perSlot!.slots} of ${slots.length}`,
         'booked twice': perSlot!.twice,
@@ -121,8 +112,8 @@ export async function benchAppointments(): Promise<void> {
       query: name,
       requests: r.latencies.length,
       'req/s': Math.round(r.latencies.length / r.seconds),
-      'p50 ms': Math.round(pct(r.latencies, 50) * 10) / 10,
-      'p99 ms': Math.round(pct(r.latencies, 99) * 10) / 10,
+      'p50 ms': Math.round(percentile(r.latencies, 50) * 10) / 10,
+      'p99 ms': Math.round(percentile(r.latencies, 99) * 10) / 10,
     });
     printTable(`GET /schedule/<id>/slot over 62 days with ${booked} booked (goal: 1-client p99 < 50 ms)`, [row('1 client', one), row('10 clients', ten)]);
   } finally {

@@ -4,7 +4,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_careplans';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -16,7 +16,6 @@ const CONCURRENCY = 10;
 /** A second, unloaded pass: one client, so the latency is the service's and not a queue's. */
 const SERIAL = 500;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 export async function benchCareplans(): Promise<void> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
@@ -27,15 +26,7 @@ export async function benchCareplans(): Promise<void> {
   await sql.end();
 
   await ensureBuild();
-  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
-    DATABASE_URL,
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    CAREBASE_AUTO_MIGRATE: 'false',
-    NEXT_MANUAL_SIG_HANDLE: 'true',
-    NEXT_TELEMETRY_DISABLED: '1',
-    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
-    RATE_LIMIT_PER_MINUTE: '0',
-  });
+  const app = startBenchApp(PORT, DATABASE_URL);
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
   const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
     const t0 = performance.now();
@@ -48,17 +39,6 @@ export async function benchCareplans(): Promise<void> {
     const json = (await res.body.json()) as Record<string, unknown>;
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
     return { ms: performance.now() - t0, json };
-  };
-  const runAll = async <T>(items: T[], fn: (item: T) => Promise<number>, clients = CONCURRENCY) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (next < items.length) latencies.push(await fn(items[next++]!));
-      }),
-    );
-    return { latencies, seconds: (performance.now() - t0) / 1000 };
   };
 
   try {
@@ -105,8 +85,8 @@ export async function benchCareplans(): Promise<void> {
       operation: name,
       requests: r.latencies.length,
       'req/s': Math.round(r.latencies.length / r.seconds),
-      'p50 ms': Math.round(pct(r.latencies, 50) * 10) / 10,
-      'p99 ms': Math.round(pct(r.latencies, 99) * 10) / 10,
+      'p50 ms': Math.round(percentile(r.latencies, 50) * 10) / 10,
+      'p99 ms': Math.round(percentile(r.latencies, 99) * 10) / 10,
     });
     printTable(`bench/careplans: 10-action template, REST on PostgreSQL (goal: p99 < 50 ms)`, [
       row(`enrol (2 activities), ${CONCURRENCY} clients`, loaded.enrol),

@@ -126,3 +126,33 @@ export async function ensureBuild(): Promise<void> {
   const build = startProcess('npx', ['next', 'build'], {});
   await new Promise((r) => build.once('exit', r));
 }
+
+/** The p-th percentile of latencies (nearest rank). */
+export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+/** `next start` of the current build against a bench database, as every REST bench runs it. */
+export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
+  return startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    CAREBASE_AUTO_MIGRATE: 'false',
+    NEXT_MANUAL_SIG_HANDLE: 'true',
+    NEXT_TELEMETRY_DISABLED: '1',
+    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...env,
+  });
+}
+
+/** Runs `fn` over `items` with `clients` at a time; answers each call's latency and the wall time. */
+export async function runAll<T>(items: T[], fn: (item: T) => Promise<number>, clients: number): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < items.length) latencies.push(await fn(items[next++]!));
+    }),
+  );
+  return { latencies, seconds: (performance.now() - t0) / 1000 };
+}

@@ -7,7 +7,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, printTable, startProcess, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_questionnaires';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -17,7 +17,6 @@ const RESPONSES = Number(process.env.BENCH_RESPONSES ?? 5_000);
 const CONCURRENCY = 10;
 const SERIAL = 500;
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 /** 20 items: the mapped date, a condition, and the other types. */
 function items(codeId: number) {
@@ -53,15 +52,7 @@ export async function benchQuestionnaires(): Promise<void> {
   await sql.end();
 
   await ensureBuild();
-  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(PORT)], {
-    DATABASE_URL,
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    CAREBASE_AUTO_MIGRATE: 'false',
-    NEXT_MANUAL_SIG_HANDLE: 'true',
-    NEXT_TELEMETRY_DISABLED: '1',
-    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
-    RATE_LIMIT_PER_MINUTE: '0',
-  });
+  const app = startBenchApp(PORT, DATABASE_URL);
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
   const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
     const t0 = performance.now();
@@ -74,17 +65,6 @@ export async function benchQuestionnaires(): Promise<void> {
     const json = (await res.body.json()) as Record<string, unknown>;
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
     return { ms: performance.now() - t0, json };
-  };
-  const runAll = async <T>(list: T[], fn: (item: T) => Promise<number>, clients: number) => {
-    const latencies: number[] = [];
-    let next = 0;
-    const t0 = performance.now();
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (next < list.length) latencies.push(await fn(list[next++]!));
-      }),
-    );
-    return { latencies, seconds: (performance.now() - t0) / 1000 };
   };
 
   try {
@@ -138,9 +118,9 @@ export async function benchQuestionnaires(): Promise<void> {
       operation: name,
       requests: r.latencies.length,
       'req/s': Math.round(r.latencies.length / r.seconds),
-      'p50 ms': Math.round(pct(r.latencies, 50) * 10) / 10,
-      'p99 ms': Math.round(pct(r.latencies, 99) * 10) / 10,
-      'p50 vs parameter': base ? `${(pct(r.latencies, 50) / pct(base.latencies, 50)).toFixed(2)}x` : '1.00x',
+      'p50 ms': Math.round(percentile(r.latencies, 50) * 10) / 10,
+      'p99 ms': Math.round(percentile(r.latencies, 99) * 10) / 10,
+      'p50 vs parameter': base ? `${(percentile(r.latencies, 50) / percentile(base.latencies, 50)).toFixed(2)}x` : '1.00x',
     });
     printTable(`bench/questionnaires: 20-item response filling a plan (8 activities) vs POST /careplan-parameter, REST on PostgreSQL (goals: <= 1.5x, 1-client p99 < 50 ms)`, [
       row(`POST /questionnaire-response, ${CONCURRENCY} clients`, loadedResponses, loadedParameters),
