@@ -9,6 +9,7 @@ const layer = {
   db: '^db/',
   webhooks: '^server/webhooks/',
   events: '^server/events/',
+  audit: '^server/audit/',
   guards: '^server/auth/guards\\.ts$',
   services: '^server/services/',
   // The zod schemas and the pure rules the forms run in the browser (questionnaire answers).
@@ -60,9 +61,10 @@ module.exports = {
     edge(['db'], ['core']), // env only, in practice
     edge(['webhooks'], ['core', 'db']),
     edge(['events'], ['core', 'db', 'webhooks']),
-    edge(['services'], ['core', 'db', 'events', 'webhooks', 'guards']),
+    edge(['audit'], ['core', 'db']),
+    edge(['services'], ['core', 'db', 'events', 'audit', 'webhooks', 'guards']),
     edge(['auth'], ['core', 'db', 'services', 'webhooks']), // sign-in calls identity providers under the outbound policy
-    edge(['jobs'], ['core', 'db', 'events', 'webhooks', 'services']),
+    edge(['jobs'], ['core', 'db', 'events', 'audit', 'webhooks', 'services']),
     edge(['executor'], ['core', 'db', 'events', 'jobs']),
     edge(['inngest'], ['core', 'db', 'events', 'jobs']),
     edge(['http'], ['core', 'services', 'auth']),

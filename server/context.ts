@@ -2,9 +2,10 @@ import type { Db, Queryable } from '@/db/client';
 
 /** Who is acting. `role` is what permission checks read; `admin` may do everything in its project. */
 export type Actor =
-  | { kind: 'integration'; integrationId: number; role: 'admin' }
+  | { kind: 'integration'; integrationId: number; role: 'admin'; keyId?: number }
   | { kind: 'user'; userId: number; role: 'admin' | 'coordinator' }
-  | { kind: 'member'; memberId: number; role: string }
+  /** `keyId`: an integration's key acting as this member (`actorId`). */
+  | { kind: 'member'; memberId: number; role: string; keyId?: number }
   | { kind: 'system'; role: 'admin' };
 
 export type ServiceContext = {
@@ -12,14 +13,16 @@ export type ServiceContext = {
   actor: Actor;
   db: Queryable;
   clock: () => Date;
+  /** The id the client got as X-Request-Id (REST), or the console request's; recorded in the audit trail. */
+  requestId?: string;
   /** Inside a transaction: work to do once it has committed (waking executors about new rows). */
   afterCommit?: (() => void)[];
 };
 
 export const systemClock = () => new Date();
 
-export function createContext(db: Db, projectId: number, actor: Actor, clock = systemClock): ServiceContext {
-  return { projectId, actor, db, clock };
+export function createContext(db: Db, projectId: number, actor: Actor, clock = systemClock, requestId?: string): ServiceContext {
+  return { projectId, actor, db, clock, ...(requestId ? { requestId } : {}) };
 }
 
 /** Runs `fn` in one transaction; nested calls reuse the open transaction. */
@@ -41,6 +44,10 @@ const TX = Symbol('carebase.tx');
 function markTransaction<T extends object>(tx: T): T {
   (tx as Record<symbol, boolean>)[TX] = true;
   return tx;
+}
+/** Whether `ctx` runs inside a transaction (writes that must commit with a change check this). */
+export function inTransaction(ctx: ServiceContext): boolean {
+  return isTransaction(ctx.db);
 }
 function isTransaction(db: Queryable): boolean {
   return (db as unknown as Record<symbol, boolean>)[TX] === true;

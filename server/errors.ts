@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+// Zod's messages in words for people, for every schema parsed anywhere (server and browser).
+import './core/zod-messages';
 
 /** The one error class of the service layer; each transport maps `code` once (problem+json, TRPCError). */
 export const ERROR_STATUS = {

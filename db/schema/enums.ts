@@ -21,3 +21,8 @@ export const ITEM_TYPES = ['display', 'string', 'text', 'integer', 'decimal', 'b
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export const APPOINTMENT_STATUSES = ['booked', 'cancelled', 'fulfilled', 'noshow'] as const;
 export const ENCOUNTER_STATUSES = ['planned', 'in-progress', 'finished', 'cancelled'] as const;
+/** Audit trail (CONTRACT 11). */
+export const AUDIT_ACTIONS = ['create', 'update', 'delete'] as const;
+export const AUDIT_ACTOR_TYPES = ['user', 'integration', 'member', 'system'] as const;
+/** One-time links that let a person set a password: an invitation to a project, or a reset. */
+export const USER_TOKEN_KINDS = ['invite', 'reset'] as const;

@@ -14,5 +14,5 @@ export const events = pgTable(
     responseData: jsonb('response_data').$type<unknown>(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('event_project_idx').on(t.projectId, t.id), index('event_project_name_idx').on(t.projectId, t.name, t.id)],
+  (t) => [index('event_project_idx').on(t.projectId, t.id), index('event_project_name_idx').on(t.projectId, t.name, t.id), index('event_project_created_idx').on(t.projectId, t.createdAt)],
 );

@@ -12,3 +12,4 @@ export * from './responses';
 export * from './notifications';
 export * from './limits';
 export * from './scheduling';
+export * from './audit';

@@ -29,7 +29,14 @@ export const apiKeys = pgTable(
       .references(() => integrations.id, { onDelete: 'cascade' }),
     keyHash: text('key_hash').notNull(),
     prefix: text('prefix').notNull(),
+    name: text('name').notNull().default('Key'),
+    /** Who made it: a staff user in the console, or an integration through the API (`user` / `integration`). */
+    createdByType: text('created_by_type', { enum: ['user', 'integration', 'system'] }),
+    createdById: integer('created_by_id'),
     createdAt: timestamps.createdAt,
+    /** Kept to within a minute: a request updates it only when the stored value is older than that. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
     revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [uniqueIndex('api_key_hash_key').on(t.keyHash), index('api_key_integration_idx').on(t.integrationId)],

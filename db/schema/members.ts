@@ -14,6 +14,8 @@ export const members = pgTable(
     email: text('email'),
     externalId: text('external_id'),
     meta: jsonb('meta').$type<Record<string, unknown>>().notNull().default({}),
+    /** IANA zone the member reads dates in; null: the project's. */
+    timeZone: text('time_zone'),
     ...timestamps,
   },
   (t) => [

@@ -21,6 +21,8 @@ export const webhooks = pgTable(
     disabledReason: text('disabled_reason'),
     /** Start of the current run of failed attempts; cleared by any success. Five days of it disables. */
     failingSince: tz('failing_since'),
+    /** Custom request headers sent on every call (CONTRACT 11), e.g. an integration's own API key. */
+    headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
     ...timestamps,
   },
   (t) => [index('webhook_project_idx').on(t.projectId, t.id), index('webhook_configuration_idx').on(t.configurationId)],
@@ -84,6 +86,8 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_delivery_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_delivery_webhook_idx').on(t.webhookId, t.id),
+    index('webhook_delivery_webhook_created_idx').on(t.webhookId, t.createdAt),
+    index('webhook_delivery_event_idx').on(t.eventId),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { getDbHandle, type Db } from '@/db/client';
 import { apiKeys, memberTokens, members } from '@/db/schema';
 import { createContext, type Actor, type ServiceContext } from '@/server/context';
@@ -47,9 +47,9 @@ function buildStatements(db: Db) {
       .limit(1)
       .prepare('auth_member_token'),
     apiKey: db
-      .select({ id: apiKeys.id, projectId: apiKeys.projectId, integrationId: apiKeys.integrationId })
+      .select({ id: apiKeys.id, projectId: apiKeys.projectId, integrationId: apiKeys.integrationId, lastUsedAt: apiKeys.lastUsedAt })
       .from(apiKeys)
-      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), keyNotExpired))
       .limit(1)
       .prepare('auth_api_key'),
     apiKeyWithActor: db
@@ -57,15 +57,31 @@ function buildStatements(db: Db) {
         id: apiKeys.id,
         projectId: apiKeys.projectId,
         integrationId: apiKeys.integrationId,
+        lastUsedAt: apiKeys.lastUsedAt,
         actorId: members.id,
         actorRole: members.role,
       })
       .from(apiKeys)
       .leftJoin(members, and(eq(members.projectId, apiKeys.projectId), eq(members.id, sql.placeholder('actorId'))))
-      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), keyNotExpired))
       .limit(1)
       .prepare('auth_api_key_actor'),
+    /** At most once a minute per key, however many requests or instances use it (CONTRACT 11). */
+    touchApiKey: db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, sql.placeholder('id')), or(isNull(apiKeys.lastUsedAt), sql`${apiKeys.lastUsedAt} < now() - interval '1 minute'`)))
+      .prepare('auth_touch_api_key'),
   };
+}
+
+const keyNotExpired = or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`));
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** Notes that a key was used, when what is stored is older than a minute: one write a minute per key at most. */
+async function touchKey(db: Db, row: { id: number; lastUsedAt: Date | null }): Promise<void> {
+  if (row.lastUsedAt && Date.now() - row.lastUsedAt.getTime() < LAST_USED_PRECISION_MS) return;
+  await statementsFor(db).touchApiKey.execute({ id: row.id });
 }
 
 const statements = new WeakMap<Db, ReturnType<typeof buildStatements>>();
@@ -98,17 +114,19 @@ export async function authenticate(db: Db, token: string, actorId: number | unde
   }
   if (actorId === undefined) {
     const [row] = await s.apiKey.execute({ hash });
-    if (!row) throw unauthenticated('Unknown or revoked token');
+    if (!row) throw unauthenticated('Unknown, revoked or expired token');
+    await touchKey(db, row);
     return {
       principal: { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId, credential: `key:${row.id}` },
-      actor: { kind: 'integration', integrationId: row.integrationId, role: 'admin' },
+      actor: { kind: 'integration', integrationId: row.integrationId, role: 'admin', keyId: row.id },
     };
   }
   const [row] = await s.apiKeyWithActor.execute({ hash, actorId });
-  if (!row) throw unauthenticated('Unknown or revoked token');
+  if (!row) throw unauthenticated('Unknown, revoked or expired token');
+  await touchKey(db, row);
   const principal: Principal = { kind: 'integration', projectId: row.projectId, integrationId: row.integrationId, credential: `key:${row.id}` };
   if (row.actorId === null || row.actorRole === null) throw unknownActor();
-  return { principal, actor: { kind: 'member', memberId: row.actorId, role: row.actorRole } };
+  return { principal, actor: { kind: 'member', memberId: row.actorId, role: row.actorRole, keyId: row.id } };
 }
 
 let gate: Semaphore | undefined;
@@ -124,7 +142,7 @@ const slotWaitMs = (statementTimeoutMs: number) => Math.min(1_000, statementTime
  * the request against its token's rate limit, and runs `fn` in the caller's service context.
  */
 export async function withApiContext<T>(
-  request: { headers: Headers; url: URL; clientAddress: string },
+  request: { headers: Headers; url: URL; clientAddress: string; requestId?: string },
   opts: { actorId?: number; projectId?: number },
   fn: (ctx: ServiceContext, principal: Principal) => Promise<T>,
 ): Promise<T> {
@@ -144,7 +162,7 @@ export async function withApiContext<T>(
       if (opts.projectId !== undefined && opts.projectId !== principal.projectId) {
         throw new AppError('forbidden', 'The token does not belong to this project');
       }
-      return fn(createContext(handle.db, principal.projectId, actor), principal);
+      return fn(createContext(handle.db, principal.projectId, actor, undefined, request.requestId), principal);
     },
     { timeoutMs: slotWaitMs(handle.statementTimeoutMs), onTimeout: () => unavailable('The database is busy; nothing was changed. Try again shortly.', 1) },
   );

@@ -8,7 +8,7 @@ import { checkSignInAllowed, recordSignInFailure, recordSignInSuccess } from './
 import { guardedFetch } from '@/server/webhooks/safety';
 import { cachedSignInProviders, type SignInProvider } from '@/server/services/identity/identity-providers';
 import { linkAccount } from '@/server/services/identity/link-account';
-import { authenticateUser } from '@/server/services/users/users';
+import { authenticateUser, staffSessionValid } from '@/server/services/users/users';
 
 const credentials = z.object({ email: z.email(), password: z.string().min(1).max(500) });
 
@@ -101,11 +101,20 @@ export const { handlers, auth, signIn, signOut } = NextAuth(async (): Promise<Ne
           return false;
         }
       },
-      async jwt({ token, account, profile }) {
+      /**
+       * Runs at sign-in and on every read of the session: a staff session ends as soon as its user is
+       * deactivated everywhere or their password is reset (null signs them out).
+       */
+      async jwt({ token, account, profile, user }) {
         const providerId = providerIdOf(account?.provider);
         if (providerId !== undefined) {
           const linked = await link(providerId, account!.providerAccountId, (profile ?? {}) as Record<string, unknown>);
           token.sub = linked.kind === 'member' ? `${MEMBER_PREFIX}${linked.memberId}` : String(linked.userId);
+        }
+        if (user) token.signedInAt = Date.now();
+        else if (token.sub && !token.sub.startsWith(MEMBER_PREFIX)) {
+          const signedInAt = typeof token.signedInAt === 'number' ? token.signedInAt : undefined;
+          if (!(await staffSessionValid(await getDb(), Number(token.sub), signedInAt))) return null;
         }
         return token;
       },

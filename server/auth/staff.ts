@@ -9,11 +9,12 @@ export type StaffProject = ProjectSummary & { role: 'admin' | 'coordinator' };
 export async function resolveStaffContext(
   userId: number,
   requestedProjectId?: number,
+  requestId?: string,
 ): Promise<{ svc: ServiceContext; project: StaffProject; projects: StaffProject[] }> {
   const db = await getDb();
   const projects = await listProjectsOfUser(db, userId);
   const project = projects.find((p) => p.id === requestedProjectId) ?? projects[0];
   if (!project) throw new AppError('forbidden', 'You belong to no project');
-  const svc = createContext(db, project.id, { kind: 'user', userId, role: project.role });
+  const svc = createContext(db, project.id, { kind: 'user', userId, role: project.role }, undefined, requestId);
   return { svc, project, projects };
 }

@@ -33,7 +33,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function generateToken(prefix: 'cb_key' | 'cb_mem'): string {
+export function generateToken(prefix: 'cb_key' | 'cb_mem' | 'cb_inv'): string {
   return `${prefix}_${randomBytes(32).toString('base64url')}`;
 }
 

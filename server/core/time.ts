@@ -12,3 +12,14 @@ export const instantSchema = z.iso.datetime({ offset: true, message: 'An ISO 860
 
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** An IANA time zone name (`Europe/Amsterdam`). */
+export const timeZoneSchema = z.string().max(64).refine(isTimeZone, 'An IANA time zone, e.g. Europe/Amsterdam').meta({ example: 'Europe/Amsterdam' });

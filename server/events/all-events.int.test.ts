@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
-import { EVENT_NAMES } from '@/server/core/event-names';
+import { EVENT_NAMES, type EventName } from '@/server/core/event-names';
+import { EVENT_CATALOGUE } from '@/server/services/events/catalogue';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { linkAccount } from '@/server/services/identity/link-account';
 import { newProject } from '@/server/testing/api';
@@ -67,8 +68,18 @@ describe('the 27 events', () => {
     await ok(api.patch(`/encounter/${encounter.id}`, { status: 'finished' }));
     await runDueTransitions(db, { now: new Date(t0 + 2 * 3_600_000), projectId });
 
-    const names = new Set((await db.select({ name: events.name }).from(events).where(eq(events.projectId, projectId))).map((e: { name: string }) => e.name));
+    const recorded = await db.select().from(events).where(eq(events.projectId, projectId));
+    const names = new Set(recorded.map((e: { name: string }) => e.name));
     expect([...EVENT_NAMES].filter((n) => !names.has(n))).toEqual([]);
     expect(names.size).toBe(27);
+
+    // The payload catalogue (CONTRACT 11) is true to what was sent: every recorded event fits its schemas.
+    for (const e of recorded) {
+      const entry = EVENT_CATALOGUE[e.name as EventName];
+      const params = entry.params.safeParse(e.params);
+      expect(params.success, `${e.name} params ${JSON.stringify(e.params)}: ${JSON.stringify(params.error?.issues)}`).toBe(true);
+      const data = entry.responseData.safeParse(e.responseData);
+      expect(data.success, `${e.name} responseData: ${JSON.stringify(data.error?.issues)}`).toBe(true);
+    }
   });
 });

@@ -8,11 +8,11 @@ import { announceNewWork } from './work-notifier';
 import { markOnce, sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
 import { type EventName } from '@/server/core/event-names';
 
-export type Hook = { id: number; url: string; configurationId: number | null; strategy: 'after' | 'handle' | 'before' };
+export type Hook = { id: number; url: string; configurationId: number | null; headers: Record<string, string>; strategy: 'after' | 'handle' | 'before' };
 
 async function hooksFor(db: Queryable, projectId: number, event: EventName): Promise<Hook[]> {
   return db
-    .select({ id: webhooks.id, url: webhooks.url, configurationId: webhooks.configurationId, strategy: webhookTriggers.strategy })
+    .select({ id: webhooks.id, url: webhooks.url, configurationId: webhooks.configurationId, headers: webhooks.headers, strategy: webhookTriggers.strategy })
     .from(webhookTriggers)
     .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
     .where(and(eq(webhookTriggers.projectId, projectId), eq(webhookTriggers.event, event), eq(webhooks.enabled, true)));
@@ -28,6 +28,7 @@ export async function hooksForEvents(db: Queryable, projectIds: number[], names:
       id: webhooks.id,
       url: webhooks.url,
       configurationId: webhooks.configurationId,
+      headers: webhooks.headers,
       strategy: webhookTriggers.strategy,
     })
     .from(webhookTriggers)
@@ -57,7 +58,7 @@ function handleAnswerProblem(body: string, truncated: boolean): string | undefin
  * A synchronous call (`before` or `handle`), logged as a one-attempt delivery. Any failure fails the API
  * call with 502 webhook_failed; a `handle` answer must be JSON, and becomes the operation's output.
  */
-async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body: Record<string, unknown>): Promise<unknown> {
+async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body: Record<string, unknown>, calls: number[]): Promise<unknown> {
   const { result, deliveryId } = await sendOnce(ctx.db, {
     projectId: ctx.projectId,
     webhook: hook,
@@ -66,6 +67,7 @@ async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body:
     now: ctx.clock(),
     timeoutMs: SYNC_TIMEOUT_MS,
   });
+  calls.push(deliveryId);
   let failure: string | undefined = result.ok ? undefined : result.error;
   let output: unknown;
   if (result.ok && hook.strategy === 'handle') {
@@ -95,22 +97,25 @@ export async function emit<T>(
 ): Promise<T> {
   const hooks = await hooksFor(ctx.db, ctx.projectId, name);
   const base = { event: name, projectId: ctx.projectId, params };
-  for (const hook of hooks.filter((h) => h.strategy === 'before')) await callSync(ctx, hook, name, base);
+  // The synchronous calls' deliveries, linked to the event once it is recorded (the event log shows them).
+  const calls: number[] = [];
+  for (const hook of hooks.filter((h) => h.strategy === 'before')) await callSync(ctx, hook, name, base, calls);
   const handle = hooks.find((h) => h.strategy === 'handle');
   const after = hooks.filter((h) => h.strategy === 'after');
 
   // The handle call happens outside the transaction: no lock is held while an integration answers.
-  const handled = handle ? { output: (await callSync(ctx, handle, name, base)) as T } : undefined;
+  const handled = handle ? { output: (await callSync(ctx, handle, name, base, calls)) as T } : undefined;
   return withTransaction(ctx, async (tx) => {
     if (handled) await options.onHandled?.(tx);
     const output = handled ? handled.output : await work(tx);
-    await recordEvents(tx, name, [{ params, responseData: output }], after);
+    const [eventId] = await recordEvents(tx, name, [{ params, responseData: output }], after);
+    if (calls.length > 0) await tx.db.update(webhookDeliveries).set({ eventId }).where(inArray(webhookDeliveries.id, calls));
     return output;
   });
 }
 
 /**
- * Records events and queues their `after` deliveries in the caller's transaction, without before or
+ * Records events and queues their `after` deliveries in the caller's transaction (answers the events' ids), without before or
  * handle calls: for events that happen as a consequence of another operation (the activities a care plan
  * creates), which webhooks can observe but not veto. Any number of one event in two statements.
  */
@@ -119,14 +124,15 @@ export async function recordEvents(
   name: EventName,
   items: { params: Record<string, unknown>; responseData: unknown }[],
   afterHooks?: Hook[],
-): Promise<void> {
-  if (items.length === 0) return;
+): Promise<number[]> {
+  if (items.length === 0) return [];
   const after = afterHooks ?? (await hooksFor(ctx.db, ctx.projectId, name)).filter((h) => h.strategy === 'after');
   const recorded = await ctx.db
     .insert(events)
     .values(items.map((i) => ({ projectId: ctx.projectId, name, params: i.params, responseData: i.responseData ?? null })))
     .returning({ id: events.id });
-  if (after.length === 0) return;
+  const ids = recorded.map((r) => r.id);
+  if (after.length === 0) return ids;
   const now = ctx.clock();
   const rows = await ctx.db
     .insert(webhookDeliveries)
@@ -138,5 +144,6 @@ export async function recordEvents(
     )
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
   onCommit(ctx, () => announceNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
+  return ids;
 }
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { commonQuery, listQuery, type RouteSpec } from './define-route';
 import { problemSchema } from './problem';
 import { routes } from './routes';
+import { EVENT_CATALOGUE, exampleBody } from '@/server/services/events/catalogue';
+import { EVENT_NAMES } from '@/server/core/event-names';
 
 type JsonSchema = Record<string, unknown>;
 const components: Record<string, JsonSchema> = {};
@@ -75,6 +77,55 @@ function operation(spec: RouteSpec) {
   };
 }
 
+const signatureHeaders = [
+  { name: 'webhook-id', in: 'header', required: true, description: 'The delivery id; the same on every retry of it', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', in: 'header', required: true, description: 'Unix seconds when this attempt was signed', schema: { type: 'string' } },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, two space-separated for 24 h after a secret rotation',
+    schema: { type: 'string' },
+  },
+];
+
+/**
+ * The payload catalogue (CONTRACT 11): the call body of each of the 27 events, with the JSON Schema of
+ * its `params` and `responseData` and the example "Send test" sends.
+ */
+function webhookOperations() {
+  return Object.fromEntries(
+    EVENT_NAMES.map((event) => {
+      const entry = EVENT_CATALOGUE[event];
+      const body = {
+        type: 'object',
+        required: ['event', 'projectId', 'params'],
+        properties: {
+          event: { const: event },
+          projectId: { type: 'integer' },
+          params: schemaOf(entry.params, 'input'),
+          responseData: { ...schemaOf(entry.responseData, 'output'), description: '`after` calls only: the output of the operation' },
+        },
+      };
+      const operation = {
+        operationId: `webhook_${event}`,
+        summary: entry.summary,
+        description: `${entry.description}\n\nSent to webhooks with a trigger for \`${event}\`: \`after\` (responseData included), \`before\` or \`handle\` (without it).`,
+        tags: ['Webhook events'],
+        parameters: signatureHeaders,
+        requestBody: { required: true, content: { 'application/json': { schema: body, example: exampleBody(event, 1) } } },
+        responses: {
+          '200': {
+            description:
+              'Any 2xx within 15 s (after) or 10 s (before, handle) succeeds. A handle answer is a JSON object: the operation\'s output. 410 disables the webhook; anything else is retried (after) or fails the operation with 502 (before, handle).',
+          },
+        },
+      };
+      return [event, { post: operation }];
+    }),
+  );
+}
+
 let cached: unknown;
 
 export function openApiDocument(version: string): unknown {
@@ -92,8 +143,9 @@ export function openApiDocument(version: string): unknown {
     },
     servers: [{ url: '/api/v1' }],
     security: [{ bearer: [] }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...[...new Set(routes.map((r) => r.tag))].map((name) => ({ name })), { name: 'Webhook events', description: 'What Carebase sends to webhooks, event by event' }],
     paths,
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       schemas: components,

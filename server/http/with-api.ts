@@ -81,7 +81,7 @@ export function withApi(spec: RouteSpec) {
       const origin = publicOrigin(req);
 
       const answer = await withApiContext(
-        { headers: req.headers, url, clientAddress: clientAddress(req.headers) },
+        { headers: req.headers, url, clientAddress: clientAddress(req.headers), requestId },
         { actorId: query.actorId as number | undefined, projectId: query.projectId as number | undefined },
         async (ctx, principal) => {
           const run = async () => toAnswer(spec, await spec.handler(ctx, { params, query, body: input, page: { limit, afterId } }), { url, origin, params, limit });

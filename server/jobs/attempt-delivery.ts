@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Queryable } from '@/db/client';
+import type { Db, Queryable } from '@/db/client';
+import { audit } from '@/server/audit/audit';
+import { createContext, withTransaction } from '@/server/context';
 import { webhookDeliveries, webhooks } from '@/db/schema';
 import { decryptSecret } from '@/server/core/crypto';
 import { FAILING_DISABLE_AFTER_MS, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from '@/server/webhooks/schedule';
@@ -24,11 +26,12 @@ export type DueDelivery = {
   enabled: boolean;
   failingSince: Date | null;
   secrets: string[];
+  headers: Record<string, string>;
 };
 
 /** Columns of a due delivery, joined with its webhook, integration and active secrets (one round trip). */
 export const dueDeliveryColumns = (now: Date) => sql`
-  d.id, d.webhook_id, d.payload, d.attempt_count, w.url, w.enabled, w.failing_since, i.endpoint_url,
+  d.id, d.webhook_id, d.payload, d.attempt_count, w.url, w.enabled, w.failing_since, w.headers, i.endpoint_url,
   (select coalesce(array_agg(s.secret_encrypted order by s.id desc), '{}') from webhook_secret s
     where s.webhook_id = w.id and (s.expires_at is null or s.expires_at > ${ts(now)})) as secrets`;
 
@@ -42,6 +45,7 @@ type DueRow = {
   failing_since: Date | string | null;
   endpoint_url: string | null;
   secrets: string[] | string;
+  headers: Record<string, string> | string | null;
 };
 
 /** postgres.js and PGlite both parse text[]; this also accepts the `{a,b}` literal should a driver not. */
@@ -61,6 +65,7 @@ export function toDueDelivery(r: DueRow): DueDelivery {
     enabled: r.enabled,
     failingSince: r.failing_since ? new Date(r.failing_since) : null,
     secrets: textArray(r.secrets).map(decryptSecret),
+    headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as Record<string, string>) : (r.headers ?? {}),
   };
 }
 
@@ -108,13 +113,29 @@ export async function recordOutcomes(db: Queryable, outcomes: Outcome[]): Promis
     from outcome o where d.id = o.id`);
 }
 
-/** Fails every pending delivery of a webhook that was just disabled. */
+/**
+ * Disables a webhook (410, or five days of failures) and fails its pending deliveries, recorded in the
+ * audit trail as the system's doing. Nothing happens when another worker disabled it first.
+ */
 async function disableWebhook(db: Queryable, webhookId: number, reason: string, now: Date) {
-  await db.update(webhooks).set({ enabled: false, disabledReason: reason, updatedAt: now }).where(eq(webhooks.id, webhookId));
-  await db
-    .update(webhookDeliveries)
-    .set({ status: 'failed', nextAttemptAt: null, leaseUntil: null })
-    .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+  const system = createContext(db as Db, 0, { kind: 'system', role: 'admin' }, () => now);
+  await withTransaction(system, async (tx) => {
+    const [current] = await tx.db.select().from(webhooks).where(eq(webhooks.id, webhookId)).for('update');
+    if (!current?.enabled) return;
+    await tx.db.update(webhooks).set({ enabled: false, disabledReason: reason, updatedAt: now }).where(eq(webhooks.id, webhookId));
+    await tx.db
+      .update(webhookDeliveries)
+      .set({ status: 'failed', nextAttemptAt: null, leaseUntil: null })
+      .where(and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.status, 'pending')));
+    await audit(tx, {
+      projectId: current.projectId,
+      action: 'update',
+      resource: 'webhook',
+      resourceId: webhookId,
+      before: { enabled: true, disabledReason: current.disabledReason },
+      after: { enabled: false, disabledReason: reason },
+    });
+  });
 }
 
 /**
@@ -134,7 +155,7 @@ export async function attemptDue(
     return 'failed';
   }
   const attemptNo = d.attemptCount + 1;
-  const target = { url: expandUrl(d.url, d.endpointUrl), secrets: d.secrets };
+  const target = { url: expandUrl(d.url, d.endpointUrl), secrets: d.secrets, headers: d.headers };
   const { result, attempt } = await signAndPost(d, attemptNo, target, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver: opts.resolver });
 
   if (result.ok) {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { z } from 'zod';
@@ -7,13 +8,13 @@ import { resolveStaffContext } from '@/server/auth/staff';
 import { unsafeJsonPlaces } from '@/server/core/json';
 import { AppError, asAppError, errorSummary, zodFieldErrors } from '@/server/errors';
 
-export type TrpcContext = { userId?: number; memberId?: number; requestedProjectId?: number };
+export type TrpcContext = { userId?: number; memberId?: number; requestedProjectId?: number; requestId?: string };
 
 /** Context for the fetch handler and the server caller: who is signed in, and which project they chose. */
 export async function createTrpcContext(opts: { projectCookie?: string }): Promise<TrpcContext> {
   const { userId, memberId } = await currentSignedIn();
   const requestedProjectId = Number(opts.projectCookie) || undefined;
-  return { userId, memberId, requestedProjectId };
+  return { userId, memberId, requestedProjectId, requestId: randomUUID() };
 }
 
 const TRPC_CODES = {
@@ -76,7 +77,7 @@ export const publicProcedure = t.procedure.use(errorMapper).use(storableInput);
 /** Signed-in staff, in the project they chose (or their first); `svc` is the service context. */
 export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
-  const staff = await resolveStaffContext(ctx.userId, ctx.requestedProjectId).catch((e: unknown) => {
+  const staff = await resolveStaffContext(ctx.userId, ctx.requestedProjectId, ctx.requestId).catch((e: unknown) => {
     if (e instanceof AppError) throw new TRPCError({ code: TRPC_CODES[e.code], message: e.message });
     throw e;
   });
@@ -91,7 +92,7 @@ export const memberProcedure = publicProcedure.use(async ({ ctx, next }) => {
     if (e instanceof AppError) throw new TRPCError({ code: TRPC_CODES[e.code], message: e.message });
     throw e;
   });
-  return next({ ctx: { ...ctx, svc } });
+  return next({ ctx: { ...ctx, svc: { ...svc, requestId: ctx.requestId } } });
 });
 
 /** Admin-only procedures; coordinators get FORBIDDEN before the service runs. */

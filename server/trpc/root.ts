@@ -10,6 +10,8 @@ import { activitiesRouter } from './routers/activities';
 import { meRouter } from './routers/me';
 import { articlesRouter, questionnairesRouter, responsesRouter } from './routers/content';
 import { appointmentsRouter, encountersRouter, schedulesRouter } from './routers/scheduling';
+import { auditRouter, eventsRouter } from './routers/logs';
+import { teamRouter } from './routers/team';
 
 export const appRouter = router({
   projects: projectsRouter,
@@ -30,6 +32,9 @@ export const appRouter = router({
   appointments: appointmentsRouter,
   encounters: encountersRouter,
   me: meRouter,
+  audit: auditRouter,
+  events: eventsRouter,
+  team: teamRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -12,14 +12,17 @@ export const USER_AGENT = `Carebase/${pkg.version}`;
 export const AFTER_TIMEOUT_MS = 15_000;
 export const SYNC_TIMEOUT_MS = 10_000;
 
-type Webhook = { id: number; url: string; configurationId: number | null };
-/** Where a call goes and what signs it; `url` is null for //endpoint on an integration without endpointUrl. */
-export type ResolvedTarget = { url: string | null; secrets: string[] };
+type Webhook = { id: number; url: string; configurationId: number | null; headers?: Record<string, string> };
+/**
+ * Where a call goes, what signs it, and the webhook's custom headers; `url` is null for //endpoint on an
+ * integration without endpointUrl.
+ */
+export type ResolvedTarget = { url: string | null; secrets: string[]; headers?: Record<string, string> };
 export type AttemptValues = typeof webhookAttempts.$inferInsert;
 
 export async function resolveTarget(db: Queryable, webhook: Webhook, now: Date): Promise<ResolvedTarget> {
   const endpointUrl = await integrationEndpoint(db, webhook.configurationId);
-  return { url: expandUrl(webhook.url, endpointUrl), secrets: await activeSecrets(db, webhook.id, now) };
+  return { url: expandUrl(webhook.url, endpointUrl), secrets: await activeSecrets(db, webhook.id, now), headers: webhook.headers };
 }
 
 /**
@@ -35,6 +38,8 @@ export async function signAndPost(
 ): Promise<{ result: CallResult; attempt: AttemptValues }> {
   const timestamp = Math.floor(Date.now() / 1000);
   const headers: Record<string, string> = {
+    // The webhook's own headers first: Carebase's (signature, content type) always win (they are refused at registration anyway).
+    ...target.headers,
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'webhook-id': String(delivery.id),

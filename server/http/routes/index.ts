@@ -12,9 +12,10 @@ import { careplanRoutes, definitionRoutes, observationRoutes } from './careplans
 import { activityRoutes } from './activities';
 import { articleRoutes, questionnaireRoutes, responseRoutes } from './content';
 import { appointmentRoutes, encounterRoutes, scheduleRoutes } from './scheduling';
+import { logRoutes } from './logs';
 
 /** Every REST route. The app/api/v1 route files, the OpenAPI document and the test dispatcher read this. */
-export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes, ...activityRoutes, ...articleRoutes, ...questionnaireRoutes, ...responseRoutes, ...scheduleRoutes, ...appointmentRoutes, ...encounterRoutes];
+export const routes: RouteSpec[] = [...memberRoutes, ...recordTypeRoutes, ...recordRoutes, ...integrationRoutes, ...webhookRoutes, ...identityRoutes, ...observationRoutes, ...definitionRoutes, ...careplanRoutes, ...activityRoutes, ...articleRoutes, ...questionnaireRoutes, ...responseRoutes, ...scheduleRoutes, ...appointmentRoutes, ...encounterRoutes, ...logRoutes];
 
 type Handler = ReturnType<typeof withApi>;
 

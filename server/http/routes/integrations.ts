@@ -14,6 +14,7 @@ import {
 import {
   apiKeySchema,
   createdApiKeySchema,
+  createApiKeyInput,
   createIntegrationInput,
   integrationSchema,
   updateIntegrationInput,
@@ -76,12 +77,13 @@ export const integrationRoutes = [
     path: '/integration/{id}/key',
     tag,
     summary: 'Create an API key',
-    description: 'The key is in this answer only; the server keeps its hash.',
+    description: 'The key is in this answer only; the server keeps its hash. The body is optional: `name` (default "Key <n>") and `expiresAt`.',
     params: idParams,
+    body: createApiKeyInput.optional(),
     response: createdApiKeySchema,
     status: 201,
     location: (_k: unknown, p) => `/integration/${p.id}/key`,
-    handler: (ctx, { params }) => createApiKey(ctx, params.id),
+    handler: (ctx, { params, body }) => createApiKey(ctx, params.id, body ?? {}),
   }),
   defineRoute({
     method: 'GET',

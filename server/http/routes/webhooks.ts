@@ -9,6 +9,8 @@ import {
   deliverySchema,
   deliveryWithAttemptsSchema,
   listDeliveriesQuery,
+  recoveredSchema,
+  recoverInput,
   secretSchema,
   testSendInput,
   updateWebhookInput,
@@ -20,6 +22,7 @@ import {
   getWebhook,
   getWebhookSecret,
   listWebhooks,
+  recoverWebhook,
   rotateWebhookSecret,
   updateWebhook,
 } from '@/server/services/webhooks/webhooks';
@@ -121,5 +124,17 @@ export const webhookRoutes = [
     params: deliveryParams,
     response: deliverySchema,
     handler: (ctx, { params }) => retryDelivery(ctx, params.id, params.deliveryId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/webhook/{id}/recover',
+    tag,
+    summary: 'Resend every failed delivery since a time',
+    description:
+      'Queues a new attempt now for every `failed` delivery of the webhook created since `since` (at most 14 days ago), and enables the webhook again if it was disabled. Deliveries keep their ids, so `webhook-id` stays the same. Answers how many were queued.',
+    params: idParams,
+    body: recoverInput,
+    response: recoveredSchema,
+    handler: (ctx, { params, body }) => recoverWebhook(ctx, params.id, body.since),
   }),
 ];

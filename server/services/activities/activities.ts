@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { activities, careplans, projects } from '@/db/schema';
 import { requireReadEverything, requireCareManager } from '@/server/auth/guards';
+import { audit } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
 import { AppError, conflict, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
@@ -109,7 +110,9 @@ export async function createActivity(ctx: ServiceContext, input: CreateActivityI
         updatedAt: ctx.clock(),
       })
       .returning();
-    return toActivityDto(row!);
+    const dto = toActivityDto(row!);
+    await audit(tx, { action: 'create', resource: 'activity', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -161,15 +164,20 @@ export async function updateActivity(ctx: ServiceContext, id: number, input: Upd
       })
       .where(eq(activities.id, id))
       .returning();
-    return toActivityDto(updated!);
+    const dto = toActivityDto(updated!);
+    await audit(tx, { action: 'update', resource: 'activity', resourceId: id, before: toActivityDto(row), after: dto });
+    return dto;
   });
 }
 
 export async function deleteActivity(ctx: ServiceContext, id: number): Promise<ActivityDto> {
   requireCareManager(ctx);
-  const dto = toActivityDto((await findActivity(ctx, id)).row);
+  await findActivity(ctx, id);
   return emit(ctx, 'activity_delete', { id }, async (tx) => {
-    await tx.db.delete(activities).where(eq(activities.id, id));
-    return dto;
+    const [row] = await tx.db.delete(activities).where(eq(activities.id, id)).returning();
+    if (!row) throw notFound('Activity');
+    const deleted = toActivityDto(row);
+    await audit(tx, { action: 'delete', resource: 'activity', resourceId: id, before: deleted });
+    return deleted;
   });
 }

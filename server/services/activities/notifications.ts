@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, lt, type SQL } from 'drizzle-orm';
 import { notifications } from '@/db/schema';
 import { canReadEverything } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { AppError, conflict, notFound } from '@/server/errors';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
@@ -75,10 +76,14 @@ export async function updateNotification(ctx: ServiceContext, id: number, input:
     if (current.status === 'suppressed') throw conflict('A suppressed notification is never sent', 'status');
   }
   const readAt = input.read === undefined ? undefined : input.read ? (current.readAt ? new Date(current.readAt) : ctx.clock()) : null;
-  const [row] = await ctx.db
-    .update(notifications)
-    .set({ ...(readAt !== undefined ? { readAt } : {}), ...(input.status ? { status: input.status } : {}) })
-    .where(eq(notifications.id, id))
-    .returning();
-  return toNotificationDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .update(notifications)
+      .set({ ...(readAt !== undefined ? { readAt } : {}), ...(input.status ? { status: input.status } : {}) })
+      .where(eq(notifications.id, id))
+      .returning();
+    const dto = toNotificationDto(row!);
+    await audit(tx, { action: 'update', resource: 'notification', resourceId: id, before: { status: current.status, readAt: current.readAt }, after: { status: dto.status, readAt: dto.readAt } });
+    return dto;
+  });
 }

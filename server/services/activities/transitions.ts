@@ -1,5 +1,6 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
 import { activities, notifications } from '@/db/schema';
+import { auditMany, type AuditEntry } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
 import { emit, recordEvents, type Hook } from '@/server/events/emit';
 import { toActivityDto, type ActivityRow } from './dto';
@@ -15,6 +16,19 @@ export type DueTransition = { row: ActivityRow; timeZone: string; transition: Tr
 export function transitionParams(row: ActivityRow, timeZone: string, t: Transition): Record<string, unknown> {
   const base = { id: row.id, transitionId: t.transitionId, activity: toActivityDto(row) };
   return t.kind === 'reminder' ? { ...base, reminder: reminderAt(row, timeZone) } : { ...base, status: t.kind };
+}
+
+/** The audit trail's record of a transition applied by the system: status or reminder, and a notification written. */
+function transitionAudit(before: ActivityRow, after: ActivityRow, notification?: NotificationRow): AuditEntry {
+  return {
+    projectId: before.projectId,
+    action: 'update',
+    resource: 'activity',
+    resourceId: before.id,
+    before: { status: before.status, remindAt: before.remindAt?.toISOString() ?? null },
+    after: { status: after.status, remindAt: after.remindAt?.toISOString() ?? null },
+    extra: notification ? { notification: { before: null, after: { id: notification.id, title: notification.title, status: notification.status } } } : undefined,
+  };
 }
 
 /** What `after` webhooks get as responseData: the activity after the transition (and the notification). */
@@ -89,6 +103,7 @@ export async function applyTransitionDefaults(
     groups.set(key, group);
   }
   for (const g of groups.values()) await recordEvents({ ...tx, projectId: g.projectId }, g.event, g.items, hooksOf(g.projectId, g.event));
+  await auditMany(tx, batch.map((b) => transitionAudit(b.row, after.get(b.row.id)!, notificationOf.get(b.row.id))));
 }
 
 /** The transition was applied elsewhere, or an API change made it moot, since it was claimed. */
@@ -125,6 +140,7 @@ export async function applyTransitionThroughEmit(ctx: ServiceContext, { row, tim
         .where(eq(activities.id, row.id))
         .returning();
       const notification = t.kind === 'reminder' ? (await tx.db.insert(notifications).values(notificationFor(current, timeZone, now)).returning())[0] : undefined;
+      await auditMany(tx, [transitionAudit(current, updated!, notification)]);
       return transitionOutcome(updated!, notification);
     },
     {

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
 import { articles } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso, isoOrNull } from '@/server/core/time';
 import { conflict, notFound, uniqueViolation } from '@/server/errors';
@@ -45,7 +46,9 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
       .values({ projectId: ctx.projectId, ...input, summary: input.summary ?? null, publishedAt: input.status === 'published' ? now : null, createdAt: now, updatedAt: now })
       .returning()
       .catch(slugTaken);
-    return toArticleDto(row!);
+    const dto = toArticleDto(row!);
+    await audit(tx, { action: 'create', resource: 'article', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -81,15 +84,21 @@ export async function getArticle(ctx: ServiceContext, idOrSlug: string): Promise
 /** The spec names no event for changing or deleting an article, so these run without webhooks. */
 export async function updateArticle(ctx: ServiceContext, idOrSlug: string, input: UpdateArticleInput): Promise<ArticleDto> {
   requireAdmin(ctx);
-  const current = await findArticle(ctx, idOrSlug);
+  const found = await findArticle(ctx, idOrSlug);
   const now = ctx.clock();
-  const [row] = await ctx.db
-    .update(articles)
-    .set({ ...input, updatedAt: now, ...(input.status === 'published' && !current.publishedAt ? { publishedAt: now } : {}) })
-    .where(eq(articles.id, current.id))
-    .returning()
-    .catch(slugTaken);
-  return toArticleDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [current] = await tx.db.select().from(articles).where(eq(articles.id, found.id)).for('update');
+    if (!current) throw notFound('Article');
+    const [row] = await tx.db
+      .update(articles)
+      .set({ ...input, updatedAt: now, ...(input.status === 'published' && !current.publishedAt ? { publishedAt: now } : {}) })
+      .where(eq(articles.id, current.id))
+      .returning()
+      .catch(slugTaken);
+    const dto = toArticleDto(row!);
+    await audit(tx, { action: 'update', resource: 'article', resourceId: dto.id, before: toArticleDto(current), after: dto });
+    return dto;
+  });
 }
 
 /** 409 while an action of a definition's latest version names it; activities keep their text, without the link. */
@@ -98,5 +107,9 @@ export async function deleteArticle(ctx: ServiceContext, idOrSlug: string): Prom
   const current = await findArticle(ctx, idOrSlug);
   const definition = await definitionNaming(ctx, 'articleId', current.id);
   if (definition) throw conflict(`The latest version of template ${definition} names this article`);
-  await ctx.db.delete(articles).where(eq(articles.id, current.id));
+  await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.delete(articles).where(eq(articles.id, current.id)).returning();
+    if (!row) throw notFound('Article');
+    await audit(tx, { action: 'delete', resource: 'article', resourceId: row.id, before: toArticleDto(row) });
+  });
 }

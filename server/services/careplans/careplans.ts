@@ -12,6 +12,7 @@ import {
 import { requireCareManager, requireReadEverything } from '@/server/auth/guards';
 import { toActivityDto } from '@/server/services/activities/dto';
 import { cancelOpenActivities, createActivities } from '@/server/services/activities/plan';
+import { audit } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
@@ -114,6 +115,7 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
     const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
     const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
     const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);
+    await audit(tx, { action: 'create', resource: 'careplan', resourceId: dto.id, after: dto });
     return {
       ...dto,
       parameters: parameters.map((p) => ({ id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId })),
@@ -151,13 +153,20 @@ export async function updateCareplan(ctx: ServiceContext, id: number, input: Upd
     throw conflict(`The care plan is ${current.status}; its status cannot change`, 'status');
   }
   return emit(ctx, 'careplan_update', { id, ...input }, async (tx) => {
+    const [locked] = await tx.db.select().from(careplans).where(eq(careplans.id, id)).for('update');
+    if (!locked) throw notFound('Care plan');
+    if (input.status !== undefined && input.status !== locked.status && locked.status !== 'ongoing') {
+      throw conflict(`The care plan is ${locked.status}; its status cannot change`, 'status');
+    }
     const [row] = await tx.db
       .update(careplans)
       .set({ ...input, updatedAt: ctx.clock() })
       .where(eq(careplans.id, id))
       .returning();
-    if (current.status === 'ongoing' && input.status && input.status !== 'ongoing') await cancelOpenActivities(tx, eq(activities.careplanId, id));
-    return careplanDto(tx, row!, { parameters: false, observation: false, activities: false });
+    if (locked.status === 'ongoing' && input.status && input.status !== 'ongoing') await cancelOpenActivities(tx, eq(activities.careplanId, id));
+    const dto = await careplanDto(tx, row!, { parameters: false, observation: false, activities: false });
+    await audit(tx, { action: 'update', resource: 'careplan', resourceId: id, before: { title: locked.title, status: locked.status }, after: { title: dto.title, status: dto.status } });
+    return dto;
   });
 }
 
@@ -166,7 +175,9 @@ export async function deleteCareplan(ctx: ServiceContext, id: number): Promise<C
   const current = await findCareplan(ctx, id);
   const dto = await careplanDto(ctx, current, { parameters: false, observation: false, activities: false });
   return emit(ctx, 'careplan_delete', { id }, async (tx) => {
-    await tx.db.delete(careplans).where(eq(careplans.id, id));
+    const [row] = await tx.db.delete(careplans).where(eq(careplans.id, id)).returning({ id: careplans.id });
+    if (!row) throw notFound('Care plan');
+    await audit(tx, { action: 'delete', resource: 'careplan', resourceId: id, before: dto });
     return dto;
   });
 }

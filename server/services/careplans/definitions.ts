@@ -8,6 +8,7 @@ import {
   type DefinitionAction,
 } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
+import { audit } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
 import { emit } from '@/server/events/emit';
@@ -85,7 +86,9 @@ export async function createDefinition(ctx: ServiceContext, input: CreateDefinit
   return emit(ctx, 'careplan_definition_create', input, async (tx) => {
     const [d] = await tx.db.insert(careplanDefinitions).values({ projectId: ctx.projectId, slug: input.slug, latestVersion: 1 }).returning().catch(slugTaken);
     const v = await insertVersion(tx, d!.id, 1, input as CreateDefinitionInput & { actions: DefinitionAction[] });
-    return toDto(tx, d!, v, include);
+    const dto = await toDto(tx, d!, v, include);
+    await audit(tx, { action: 'create', resource: 'careplan-definition', resourceId: d!.id, after: auditView(dto, input.inputs) });
+    return dto;
   });
 }
 
@@ -164,7 +167,10 @@ export async function updateDefinition(ctx: ServiceContext, idOrSlug: string, in
   if (input.inputs) await checkInputs(ctx, inputs);
   if (input.actions) await requireReferencesInProject(ctx, input.actions, (i) => `actions.${i}.`);
   const { newVersion, ...params } = input;
+  const beforeView = { slug: d.slug, title: latest.title, version: latest.version, inputs: currentInputs.map((i) => ({ key: i.key, observationCodeId: i.observationCodeId })), actions: (latest.actions as DefinitionAction[]).map((a) => ({ ...a, kind: a.kind ?? 'task' })) };
   return emit(ctx, 'careplan_definition_update', { id: d.id, ...params, ...(newVersion !== undefined ? { newVersion } : {}) }, async (tx) => {
+    // Saves of one template take turns, so the version each writes and the trail's `before` hold.
+    await tx.db.select({ id: careplanDefinitions.id }).from(careplanDefinitions).where(eq(careplanDefinitions.id, d.id)).for('update');
     const [inUse] = await tx.db.select({ id: careplans.id }).from(careplans).where(eq(careplans.versionId, latest.id)).limit(1);
     const body = { title: input.title ?? latest.title, inputs, actions };
     let version: VersionRow;
@@ -187,8 +193,15 @@ export async function updateDefinition(ctx: ServiceContext, idOrSlug: string, in
       .where(eq(careplanDefinitions.id, d.id))
       .returning()
       .catch(slugTaken);
-    return toDto(tx, saved!, version, include);
+    const dto = await toDto(tx, saved!, version, include);
+    await audit(tx, { action: 'update', resource: 'careplan-definition', resourceId: d.id, before: beforeView, after: auditView(dto, inputs) });
+    return dto;
   });
+}
+
+/** What the trail keeps of a template: its slug, title, version, inputs (by key and code) and actions. */
+function auditView(dto: DefinitionDto, inputs: { key: string; observationCodeId: number }[]) {
+  return { slug: dto.slug, title: dto.title, version: dto.version, inputs: inputs.map((i) => ({ key: i.key, observationCodeId: i.observationCodeId })), actions: dto.actions };
 }
 
 /**
@@ -222,6 +235,7 @@ export async function deleteDefinition(ctx: ServiceContext, idOrSlug: string): P
   return emit(ctx, 'careplan_definition_delete', { id: d.id }, async (tx) => {
     await tx.db.delete(careplans).where(eq(careplans.definitionId, d.id));
     await tx.db.delete(careplanDefinitions).where(eq(careplanDefinitions.id, d.id));
+    await audit(tx, { action: 'delete', resource: 'careplan-definition', resourceId: d.id, before: auditView(dto, dto.inputs ?? []) });
     return dto;
   });
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import { careplanDefinitionInputs, observationCodes, observations, questionnaires, questionnaireVersions } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { requireMemberInProject } from '@/server/services/members/members';
@@ -27,8 +28,12 @@ function slugTaken(e: unknown): never {
 
 export async function createObservationCode(ctx: ServiceContext, input: CreateObservationCodeInput): Promise<ObservationCodeDto> {
   requireAdmin(ctx);
-  const [row] = await ctx.db.insert(observationCodes).values({ projectId: ctx.projectId, ...input }).returning().catch(slugTaken);
-  return toCodeDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.insert(observationCodes).values({ projectId: ctx.projectId, ...input }).returning().catch(slugTaken);
+    const dto = toCodeDto(row!);
+    await audit(tx, { action: 'create', resource: 'observation-code', resourceId: dto.id, after: dto });
+    return dto;
+  });
 }
 
 export async function listObservationCodes(
@@ -71,13 +76,18 @@ export async function getObservationCode(ctx: ServiceContext, idOrSlug: string):
 export async function updateObservationCode(ctx: ServiceContext, idOrSlug: string, input: UpdateObservationCodeInput): Promise<ObservationCodeDto> {
   requireAdmin(ctx);
   const code = await findObservationCode(ctx, idOrSlug);
-  const [row] = await ctx.db
-    .update(observationCodes)
-    .set({ ...input, updatedAt: ctx.clock() })
-    .where(eq(observationCodes.id, code.id))
-    .returning()
-    .catch(slugTaken);
-  return toCodeDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [current] = await tx.db.select().from(observationCodes).where(eq(observationCodes.id, code.id)).for('update');
+    const [row] = await tx.db
+      .update(observationCodes)
+      .set({ ...input, updatedAt: ctx.clock() })
+      .where(eq(observationCodes.id, code.id))
+      .returning()
+      .catch(slugTaken);
+    const dto = toCodeDto(row!);
+    await audit(tx, { action: 'update', resource: 'observation-code', resourceId: code.id, before: toCodeDto(current!), after: dto });
+    return dto;
+  });
 }
 
 export async function deleteObservationCode(ctx: ServiceContext, idOrSlug: string): Promise<void> {
@@ -94,7 +104,11 @@ export async function deleteObservationCode(ctx: ServiceContext, idOrSlug: strin
   if (mapped) throw conflict(`Questionnaire ${mapped.slug} records answers as this code`);
   const [observed] = await ctx.db.select({ id: observations.id }).from(observations).where(eq(observations.observationCodeId, code.id)).limit(1);
   if (observed) throw conflict('Observations of this code exist');
-  await ctx.db.delete(observationCodes).where(eq(observationCodes.id, code.id));
+  await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.delete(observationCodes).where(eq(observationCodes.id, code.id)).returning();
+    if (!row) throw notFound('Observation code');
+    await audit(tx, { action: 'delete', resource: 'observation-code', resourceId: code.id, before: toCodeDto(row) });
+  });
 }
 
 /** A value must suit its code's type: a real `YYYY-MM-DD` for dates, a number, true/false. */
@@ -118,11 +132,15 @@ export async function createObservation(ctx: ServiceContext, input: CreateObserv
   await requireMemberInProject(ctx, input.subjectId, 'subjectId');
   const code = await codeInProject(ctx, input.observationCodeId, 'observationCodeId');
   checkObservationValue(code.type, input.value, paths.value);
-  const [row] = await ctx.db
-    .insert(observations)
-    .values({ projectId: ctx.projectId, ...input, observedAt: new Date(input.observedAt) })
-    .returning();
-  return toObservationDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(observations)
+      .values({ projectId: ctx.projectId, ...input, observedAt: new Date(input.observedAt) })
+      .returning();
+    const dto = toObservationDto(row!);
+    await audit(tx, { action: 'create', resource: 'observation', resourceId: dto.id, after: dto });
+    return dto;
+  });
 }
 
 export async function listObservations(ctx: ServiceContext, query: { subjectId?: number; observationCodeId?: number }, page: Page = FIRST_PAGE) {

@@ -9,6 +9,7 @@ import {
   observations,
   projects,
   type DefinitionAction } from '@/db/schema';
+import { audit } from '@/server/audit/audit';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { invalidField, notFound } from '@/server/errors';
 import { cancelOpenActivities, createActivities, moveActivities, type ActivityMove } from '@/server/services/activities/plan';
@@ -160,8 +161,11 @@ export async function setParameter(ctx: ServiceContext, body: SetParameterInput)
       .select()
       .from(careplanParameters)
       .where(and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, input.id)));
+    const before = parameter ? await dtoOf(tx, parameter.id) : null;
     const obs = await resolveObservation(tx, c, input, body);
-    return { created: !parameter, parameter: await dtoOf(tx, await setObservation(tx, c, plan, input, parameter, obs)) };
+    const after = await dtoOf(tx, await setObservation(tx, c, plan, input, parameter, obs));
+    await audit(tx, { action: parameter ? 'update' : 'create', resource: 'careplan-parameter', resourceId: after.id, before, after });
+    return { created: !parameter, parameter: after };
   });
 }
 
@@ -177,8 +181,11 @@ export async function patchParameter(ctx: ServiceContext, id: number, body: Patc
       .where(and(eq(careplanParameters.id, id), eq(careplans.projectId, ctx.projectId)));
     if (!row) throw notFound('Care plan parameter');
     const { plan } = (await lockPlan(tx, eq(careplans.id, row.c.id)))!;
+    const before = await dtoOf(tx, id);
     const obs = await resolveObservation(tx, row.c, row.input, body);
-    return dtoOf(tx, await setObservation(tx, row.c, plan, row.input, row.p, obs));
+    const after = await dtoOf(tx, await setObservation(tx, row.c, plan, row.input, row.p, obs));
+    await audit(tx, { action: 'update', resource: 'careplan-parameter', resourceId: id, before, after });
+    return after;
   });
 }
 

@@ -3,7 +3,8 @@ import type { Queryable } from '@/db/client';
 import { identityProviders } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
 import { decryptSecret, encryptSecret } from '@/server/core/crypto';
-import type { ServiceContext } from '@/server/context';
+import { audit, REDACTED } from '@/server/audit/audit';
+import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
 import { requireCallableUrl } from '@/server/services/shared';
 import type { Resolver } from '@/server/webhooks/safety';
 import { notFound } from '@/server/errors';
@@ -28,19 +29,23 @@ const byId = (ctx: ServiceContext, id: number) => and(eq(identityProviders.id, i
 export async function createIdentityProvider(ctx: ServiceContext, input: CreateIdentityProviderInput, resolver?: Resolver): Promise<IdentityProviderDto> {
   requireAdmin(ctx);
   await requireCallableUrl(input.issuer, 'issuer', resolver);
-  const [row] = await ctx.db
-    .insert(identityProviders)
-    .values({
-      projectId: ctx.projectId,
-      display: input.display,
-      issuer: input.issuer,
-      clientId: input.clientId,
-      clientSecretEncrypted: encryptSecret(input.clientSecret),
-      mapping: input.mapping ?? { ...DEFAULT_MAPPING },
-    })
-    .returning();
-  forgetSignInProviders();
-  return toDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(identityProviders)
+      .values({
+        projectId: ctx.projectId,
+        display: input.display,
+        issuer: input.issuer,
+        clientId: input.clientId,
+        clientSecretEncrypted: encryptSecret(input.clientSecret),
+        mapping: input.mapping ?? { ...DEFAULT_MAPPING },
+      })
+      .returning();
+    const dto = toDto(row!);
+    await audit(tx, { action: 'create', resource: 'identity-provider', resourceId: dto.id, after: { ...dto, clientSecret: REDACTED } });
+    onCommit(tx, forgetSignInProviders);
+    return dto;
+  });
 }
 
 export async function listIdentityProviders(ctx: ServiceContext, page: Page = FIRST_PAGE): Promise<Paged<IdentityProviderDto>> {
@@ -65,21 +70,36 @@ export async function updateIdentityProvider(ctx: ServiceContext, id: number, in
   requireAdmin(ctx);
   if (input.issuer !== undefined) await requireCallableUrl(input.issuer, 'issuer', resolver);
   const { clientSecret, ...rest } = input;
-  const [row] = await ctx.db
-    .update(identityProviders)
-    .set({ ...rest, ...(clientSecret !== undefined && { clientSecretEncrypted: encryptSecret(clientSecret) }), updatedAt: ctx.clock() })
-    .where(byId(ctx, id))
-    .returning();
-  if (!row) throw notFound('Identity provider');
-  forgetSignInProviders();
-  return toDto(row);
+  return withTransaction(ctx, async (tx) => {
+    const [current] = await tx.db.select().from(identityProviders).where(byId(ctx, id)).for('update');
+    if (!current) throw notFound('Identity provider');
+    const [row] = await tx.db
+      .update(identityProviders)
+      .set({ ...rest, ...(clientSecret !== undefined && { clientSecretEncrypted: encryptSecret(clientSecret) }), updatedAt: ctx.clock() })
+      .where(byId(ctx, id))
+      .returning();
+    const dto = toDto(row!);
+    await audit(tx, {
+      action: 'update',
+      resource: 'identity-provider',
+      resourceId: id,
+      before: toDto(current),
+      after: dto,
+      extra: clientSecret !== undefined ? { clientSecret: { before: REDACTED, after: REDACTED } } : undefined,
+    });
+    onCommit(tx, forgetSignInProviders);
+    return dto;
+  });
 }
 
 export async function deleteIdentityProvider(ctx: ServiceContext, id: number): Promise<void> {
   requireAdmin(ctx);
-  const [row] = await ctx.db.delete(identityProviders).where(byId(ctx, id)).returning({ id: identityProviders.id });
-  if (!row) throw notFound('Identity provider');
-  forgetSignInProviders();
+  await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.delete(identityProviders).where(byId(ctx, id)).returning();
+    if (!row) throw notFound('Identity provider');
+    await audit(tx, { action: 'delete', resource: 'identity-provider', resourceId: id, before: toDto(row) });
+    onCommit(tx, forgetSignInProviders);
+  });
 }
 
 /**

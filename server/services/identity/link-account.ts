@@ -2,7 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { accountLinks, identityProviders, members, projectUsers } from '@/db/schema';
-import { createContext, type ServiceContext } from '@/server/context';
+import { isNull } from 'drizzle-orm';
+import { audit } from '@/server/audit/audit';
+import { createContext, withTransaction, type ServiceContext } from '@/server/context';
 import { AppError } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import { createMember } from '@/server/services/members/members';
@@ -81,13 +83,22 @@ export async function linkAccount(db: Db, input: { providerId: number; sub: stri
     const [u] = await db
       .select({ id: projectUsers.userId })
       .from(projectUsers)
-      .where(and(eq(projectUsers.userId, named.userId!), eq(projectUsers.projectId, provider.projectId)));
-    if (!u) throw new AppError('forbidden', `User ${named.userId} is not in the project`);
+      .where(and(eq(projectUsers.userId, named.userId!), eq(projectUsers.projectId, provider.projectId), isNull(projectUsers.deactivatedAt)));
+    if (!u) throw new AppError('forbidden', `User ${named.userId} is not an active member of the project's team`);
     linked = { kind: 'user', userId: u.id, projectId: provider.projectId };
   }
-  await db
-    .insert(accountLinks)
-    .values({ providerId: provider.id, sub: input.sub, ...(linked.kind === 'member' ? { memberId: linked.memberId } : { userId: linked.userId }) })
-    .onConflictDoNothing();
+  await withTransaction(ctx, async (tx) => {
+    const owner = linked.kind === 'member' ? { memberId: linked.memberId } : { userId: linked.userId };
+    const [row] = await tx.db.insert(accountLinks).values({ providerId: provider.id, sub: input.sub, ...owner }).onConflictDoNothing().returning();
+    // Recorded on whom the account now belongs to: their history shows the sign-in link.
+    if (row) {
+      await audit(tx, {
+        action: 'update',
+        resource: linked.kind === 'member' ? 'member' : 'user',
+        resourceId: linked.kind === 'member' ? linked.memberId : linked.userId,
+        extra: { accountLink: { before: null, after: { providerId: provider.id, sub: input.sub } } },
+      });
+    }
+  });
   return (await findLink(db, provider.id, provider.projectId, input.sub)) ?? linked;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '@/server/core/ids';
-import { timestampSchema } from '@/server/core/time';
+import { instantSchema, timestampSchema } from '@/server/core/time';
 import { slugPattern } from '@/server/core/names';
 
 export const httpUrl = z
@@ -35,17 +35,32 @@ export type CreateIntegrationInput = z.infer<typeof createIntegrationInput>;
 export const updateIntegrationInput = z.object(fields).partial().strict().meta({ id: 'IntegrationUpdate' });
 export type UpdateIntegrationInput = z.infer<typeof updateIntegrationInput>;
 
-export const apiKeySchema = z
-  .object({
-    id: idSchema,
-    integrationId: idSchema,
-    prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
-    createdAt: timestampSchema,
-    revokedAt: timestampSchema.nullable(),
-  })
-  .meta({ id: 'ApiKey' });
+const apiKeyFields = {
+  id: idSchema,
+  integrationId: idSchema,
+  name: z.string(),
+  prefix: z.string().meta({ description: 'The first characters of the key, to recognise it' }),
+  createdBy: z
+    .object({ type: z.enum(['user', 'integration', 'system']), id: z.number().int().nullable(), name: z.string().nullable() })
+    .nullable()
+    .meta({ description: 'Who made the key: a staff user in the console, an integration through the API, or the system (seed, CLI)' }),
+  createdAt: timestampSchema,
+  lastUsedAt: timestampSchema.nullable().meta({ description: 'When a request last came with the key, to within a minute' }),
+  expiresAt: timestampSchema.nullable().meta({ description: 'After this the key answers 401' }),
+  revokedAt: timestampSchema.nullable(),
+};
+export const apiKeySchema = z.object(apiKeyFields).meta({ id: 'ApiKey' });
 export type ApiKeyDto = z.infer<typeof apiKeySchema>;
 
 export const createdApiKeySchema = z
-  .object({ id: idSchema, key: z.string().meta({ description: 'Shown once; only its hash is stored' }) })
+  .object({ ...apiKeyFields, key: z.string().meta({ description: 'Shown once; only its hash is stored' }) })
   .meta({ id: 'ApiKeyCreated' });
+
+export const createApiKeyInput = z
+  .object({
+    name: z.string().trim().min(1, 'Give the key a name').max(100, 'At most 100 characters').optional().meta({ description: 'Default "Key <n>"' }),
+    expiresAt: instantSchema.optional().meta({ description: 'Optional; after it the key answers 401' }),
+  })
+  .strict()
+  .meta({ id: 'ApiKeyCreate' });
+export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;

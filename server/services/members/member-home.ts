@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { members, projects } from '@/db/schema';
 import { collectPages, type Page } from '@/server/core/page';
@@ -9,21 +9,21 @@ import { listRecords } from '@/server/services/records/records';
 import { toMemberDto } from './members';
 
 /** The context a signed-in member acts in: their project, as themselves; undefined when the member is gone. */
-export async function memberContext(db: Db, memberId: number): Promise<(ServiceContext & { projectName: string }) | undefined> {
+export async function memberContext(db: Db, memberId: number): Promise<(ServiceContext & { projectName: string; timeZone: string }) | undefined> {
   const [row] = await db
-    .select({ projectId: members.projectId, role: members.role, projectName: projects.name })
+    .select({ projectId: members.projectId, role: members.role, projectName: projects.name, timeZone: sql<string>`coalesce(${members.timeZone}, ${projects.timeZone})` })
     .from(members)
     .innerJoin(projects, eq(projects.id, members.projectId))
     .where(eq(members.id, memberId));
   if (!row) return undefined;
-  return { ...createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), projectName: row.projectName };
+  return { ...createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), projectName: row.projectName, timeZone: row.timeZone };
 }
 
 /**
  * What a signed-in member sees of their own: their profile, a page of the records their role may read,
  * their recent notifications and every scheduled activity that is theirs to do.
  */
-export async function loadMemberHome(ctx: ServiceContext & { projectName: string }, records: Page) {
+export async function loadMemberHome(ctx: ServiceContext & { projectName: string; timeZone: string }, records: Page) {
   if (ctx.actor.kind !== 'member') throw new Error('loadMemberHome needs a member context');
   const memberId = ctx.actor.memberId;
   const [[member], recordPage, notifications, scheduled, proposed] = await Promise.all([
@@ -41,5 +41,6 @@ export async function loadMemberHome(ctx: ServiceContext & { projectName: string
     .filter((a) => a.actorType === 'subject')
     .sort((a, b) => a.activateAt.localeCompare(b.activateAt))
     .slice(0, 10);
-  return { member: toMemberDto(member!), projectName: ctx.projectName, records: recordPage, notifications: inbox, activities: tasks, upcoming };
+  // Dates on the member's pages are in their own zone (a member field), else the project's.
+  return { member: toMemberDto(member!), projectName: ctx.projectName, timeZone: ctx.timeZone, records: recordPage, notifications: inbox, activities: tasks, upcoming };
 }

@@ -15,6 +15,7 @@ describe('members (CONTRACT 4)', () => {
       email: 'ada@example.org',
       externalId: 'crm-1',
       meta: { tier: 2 },
+      timeZone: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -3,7 +3,8 @@ import { members, memberTokens } from '@/db/schema';
 import { generateToken, hashToken } from '@/server/core/crypto';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
 import { searchWhere } from '@/server/services/shared';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { AppError, conflict, notFound, uniqueViolation } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
@@ -19,6 +20,7 @@ export const toMemberDto = (m: MemberRow): MemberDto => ({
   email: m.email,
   externalId: m.externalId,
   meta: m.meta,
+  timeZone: m.timeZone,
   createdAt: iso(m.createdAt),
   updatedAt: iso(m.updatedAt),
 });
@@ -36,7 +38,9 @@ export async function createMember(ctx: ServiceContext, input: CreateMemberInput
       .values({ projectId: ctx.projectId, ...input, meta: input.meta ?? {}, role: input.role ?? 'user' })
       .returning()
       .catch(emailTaken);
-    return toMemberDto(row!);
+    const dto = toMemberDto(row!);
+    await audit(tx, { action: 'create', resource: 'member', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -66,12 +70,14 @@ export async function memberNames(ctx: ServiceContext, ids: number[]): Promise<{
     .where(and(eq(members.projectId, ctx.projectId), inArray(members.id, [...new Set(ids)])));
 }
 
-async function findMember(ctx: ServiceContext, id: number): Promise<MemberRow> {
-  const [row] = await ctx.db
+/** The member, locked when a change to it follows in the same transaction (its audit `before`). */
+async function findMember(ctx: ServiceContext, id: number, lock = false): Promise<MemberRow> {
+  const query = ctx.db
     .select()
     .from(members)
     .where(and(eq(members.id, id), eq(members.projectId, ctx.projectId)))
     .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
   if (!row) throw notFound('Member');
   return row;
 }
@@ -85,6 +91,7 @@ export async function updateMember(ctx: ServiceContext, id: number, changes: Upd
   requireAdmin(ctx);
   await findMember(ctx, id);
   return emit(ctx, 'member_update', { id, ...changes }, async (tx) => {
+    const before = toMemberDto(await findMember(tx, id, true));
     const [row] = await tx.db
       .update(members)
       .set({ ...changes, updatedAt: ctx.clock() })
@@ -92,7 +99,9 @@ export async function updateMember(ctx: ServiceContext, id: number, changes: Upd
       .returning()
       .catch(emailTaken);
     if (!row) throw notFound('Member');
-    return toMemberDto(row);
+    const dto = toMemberDto(row);
+    await audit(tx, { action: 'update', resource: 'member', resourceId: id, before, after: dto });
+    return dto;
   });
 }
 
@@ -106,7 +115,9 @@ export async function deleteMember(ctx: ServiceContext, id: number): Promise<Mem
       .where(and(eq(members.id, id), eq(members.projectId, ctx.projectId)))
       .returning();
     if (!row) throw notFound('Member');
-    return toMemberDto(row);
+    const dto = toMemberDto(row);
+    await audit(tx, { action: 'delete', resource: 'member', resourceId: id, before: dto });
+    return dto;
   });
 }
 
@@ -115,8 +126,11 @@ export async function issueMemberToken(ctx: ServiceContext, memberId: number): P
   requireAdmin(ctx);
   await findMember(ctx, memberId);
   const token = generateToken('cb_mem');
-  await ctx.db.insert(memberTokens).values({ projectId: ctx.projectId, memberId, tokenHash: hashToken(token) });
-  return { token };
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.insert(memberTokens).values({ projectId: ctx.projectId, memberId, tokenHash: hashToken(token) }).returning({ id: memberTokens.id });
+    await audit(tx, { action: 'create', resource: 'member-token', resourceId: row!.id, after: { memberId, token } });
+    return { token };
+  });
 }
 
 /** Used by services of other areas to validate a `memberId` given in a body. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from '@/server/core/ids';
-import { timestampSchema } from '@/server/core/time';
+import { timestampSchema, timeZoneSchema } from '@/server/core/time';
 import { namePattern } from '@/server/core/names';
 import { jsonObject } from '@/server/core/json';
 
@@ -16,6 +16,7 @@ export const memberSchema = z
     email: z.string().nullable(),
     externalId: z.string().nullable(),
     meta: jsonObject,
+    timeZone: z.string().nullable().meta({ description: "The IANA zone the member reads dates in; null: the project's" }),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -28,6 +29,7 @@ const memberFields = {
   email: z.email().max(320).nullable().optional(),
   externalId: z.string().min(1).max(200).nullable().optional(),
   meta: jsonObject.optional(),
+  timeZone: timeZoneSchema.nullable().optional().meta({ description: "IANA zone for dates shown to the member; null: the project's" }),
 };
 
 export const createMemberInput = z.object(memberFields).strict().meta({ id: 'MemberCreate' });

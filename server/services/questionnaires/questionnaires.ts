@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { observationCodes, questionnaireResponses, questionnaires, questionnaireVersions, type QuestionnaireItemRow } from '@/db/schema';
 import { requireAdmin, requireReadEverything } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import { conflict, foreignKeyViolation, invalid, notFound, uniqueViolation, type FieldError } from '@/server/errors';
@@ -71,7 +72,9 @@ export async function createQuestionnaire(ctx: ServiceContext, input: CreateQues
       .insert(questionnaireVersions)
       .values({ questionnaireId: q!.id, version: 1, title: input.title, description: input.description ?? null, items: stored(input.items), createdAt: now, updatedAt: now })
       .returning();
-    return toQuestionnaireDto(q!, v!);
+    const dto = toQuestionnaireDto(q!, v!);
+    await audit(tx, { action: 'create', resource: 'questionnaire', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -179,7 +182,9 @@ export async function updateQuestionnaire(ctx: ServiceContext, idOrSlug: string,
       .where(eq(questionnaires.id, q.id))
       .returning()
       .catch(slugTaken);
-    return toQuestionnaireDto(saved!, version);
+    const dto = toQuestionnaireDto(saved!, version);
+    await audit(tx, { action: 'update', resource: 'questionnaire', resourceId: q.id, before: toQuestionnaireDto(current, latest), after: dto });
+    return dto;
   });
 }
 
@@ -191,12 +196,16 @@ export async function deleteQuestionnaire(ctx: ServiceContext, idOrSlug: string)
   if (answered) throw conflict('Responses answer this questionnaire; retire it instead');
   const definition = await definitionNaming(ctx, 'questionnaireId', q.id);
   if (definition) throw conflict(`The latest version of template ${definition} names this questionnaire`);
-  await ctx.db
-    .delete(questionnaires)
-    .where(eq(questionnaires.id, q.id))
-    .catch((e: unknown) => {
-      // A response that arrived since the check holds it (the foreign key restricts).
-      if (foreignKeyViolation(e)) throw conflict('Responses answer this questionnaire; retire it instead');
-      throw e;
-    });
+  const before = await getQuestionnaire(ctx, String(q.id));
+  await withTransaction(ctx, async (tx) => {
+    await tx.db
+      .delete(questionnaires)
+      .where(eq(questionnaires.id, q.id))
+      .catch((e: unknown) => {
+        // A response that arrived since the check holds it (the foreign key restricts).
+        if (foreignKeyViolation(e)) throw conflict('Responses answer this questionnaire; retire it instead');
+        throw e;
+      });
+    await audit(tx, { action: 'delete', resource: 'questionnaire', resourceId: q.id, before });
+  });
 }

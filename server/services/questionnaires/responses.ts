@@ -5,6 +5,7 @@ import type { ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import { AppError, conflict, invalid, invalidField, notFound } from '@/server/errors';
+import { audit } from '@/server/audit/audit';
 import { emit } from '@/server/events/emit';
 import { completeActivityBy } from '@/server/services/activities/consequences';
 import type { ActivityRow } from '@/server/services/activities/dto';
@@ -167,7 +168,9 @@ export async function createResponse(ctx: ServiceContext, input: CreateResponseI
       if (activity) await completeActivityBy(tx, activity, { questionnaireResponseId: row!.id });
       await recordAnswers(tx, row!, items, true);
     }
-    return toResponseDto(row!);
+    const dto = toResponseDto(row!);
+    await audit(tx, { action: 'create', resource: 'questionnaire-response', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -255,7 +258,9 @@ export async function updateResponse(ctx: ServiceContext, id: number, input: Upd
       .returning();
     if (activity) await completeActivityBy(tx, activity, { questionnaireResponseId: id });
     if (isComplete(status) && (completing || answersChanged)) await recordAnswers(tx, saved!, items, false);
-    return toResponseDto(saved!);
+    const dto = toResponseDto(saved!);
+    await audit(tx, { action: 'update', resource: 'questionnaire-response', resourceId: id, before: toResponseDto(row), after: dto });
+    return dto;
   });
 }
 

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { canReadEverything } from '@/server/auth/guards';
 import { records } from '@/db/schema';
+import { audit } from '@/server/audit/audit';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { notFound } from '@/server/errors';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
@@ -26,11 +27,15 @@ const toDto = (r: Row): RecordDto => ({
 export async function createRecord(ctx: ServiceContext, type: string, input: CreateRecordInput): Promise<RecordDto> {
   await requireRecordWrite(ctx, type, input.memberId);
   await requireMemberInProject(ctx, input.memberId);
-  const [row] = await ctx.db
-    .insert(records)
-    .values({ projectId: ctx.projectId, type, memberId: input.memberId, fields: input.fields })
-    .returning();
-  return toDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(records)
+      .values({ projectId: ctx.projectId, type, memberId: input.memberId, fields: input.fields })
+      .returning();
+    const dto = toDto(row!);
+    await audit(tx, { action: 'create', resource: 'record', resourceId: dto.id, after: dto });
+    return dto;
+  });
 }
 
 /** Lists records the actor may read; `fields` matches by containment (served by the GIN index). */
@@ -38,6 +43,7 @@ export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, 
   const actor = ctx.actor;
   const scoped = !canReadEverything(actor);
   if (scoped && actor.kind !== 'member') return { items: [], next: null };
+  if (page.newestFirst) return listNewestFirst(ctx, query, page);
   if (query.fields !== undefined) {
     const where: (SQL | undefined)[] = [
       eq(records.projectId, ctx.projectId),
@@ -60,6 +66,17 @@ export async function listRecords(ctx: ServiceContext, query: ListRecordsQuery, 
     type: query.type,
     memberId: query.memberId,
   });
+  return toPaged(rows, page, toDto);
+}
+
+/** The console's list: newest first, so a record just made is at the top (not prepared: the API's path is the hot one). */
+async function listNewestFirst(ctx: ServiceContext, query: ListRecordsQuery, page: Page): Promise<Paged<RecordDto>> {
+  const where: (SQL | undefined)[] = [eq(records.projectId, ctx.projectId), recordReadScope(ctx)];
+  if (page.afterId) where.push(lt(records.id, page.afterId));
+  if (query.fields !== undefined) where.push(sql`${records.fields} @> ${JSON.stringify(query.fields)}::jsonb`);
+  if (query.type) where.push(eq(records.type, query.type));
+  if (query.memberId) where.push(eq(records.memberId, query.memberId));
+  const rows = await ctx.db.select().from(records).where(and(...where)).orderBy(desc(records.id)).limit(fetchSize(page));
   return toPaged(rows, page, toDto);
 }
 
@@ -96,7 +113,9 @@ export async function updateRecord(
       .set({ fields, updatedAt: ctx.clock() })
       .where(eq(records.id, id))
       .returning();
-    return toDto(row!);
+    const dto = toDto(row!);
+    await audit(tx, { action: 'update', resource: 'record', resourceId: id, before: toDto(current), after: dto });
+    return dto;
   });
 }
 
@@ -105,5 +124,6 @@ export async function deleteRecord(ctx: ServiceContext, type: string, id: number
     const current = await findReadable(tx, type, id, true);
     await requireRecordWrite(tx, type, current.memberId);
     await tx.db.delete(records).where(eq(records.id, id));
+    await audit(tx, { action: 'delete', resource: 'record', resourceId: id, before: toDto(current) });
   });
 }

@@ -5,6 +5,7 @@ import type { ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import { AppError, conflict, exclusionViolation, invalidField, notFound } from '@/server/errors';
+import { audit } from '@/server/audit/audit';
 import { emit, recordEvents } from '@/server/events/emit';
 import { completeActivityBy, reopenActivity } from '@/server/services/activities/consequences';
 import type { ActivityRow } from '@/server/services/activities/dto';
@@ -129,7 +130,9 @@ export async function createAppointment(ctx: ServiceContext, input: CreateAppoin
         })
         .returning();
       if (activity) await completeActivityBy(tx, activity, { appointmentId: row!.id });
-      return toAppointmentDto(row!);
+      const dto = toAppointmentDto(row!);
+      await audit(tx, { action: 'create', resource: 'appointment', resourceId: dto.id, after: dto });
+      return dto;
     }),
   );
 }
@@ -210,7 +213,9 @@ export async function updateAppointment(ctx: ServiceContext, id: number, input: 
         .where(eq(appointments.id, id))
         .returning();
       if (input.status === 'cancelled') await reopenBookedActivity(tx, row);
-      return toAppointmentDto(saved!);
+      const dto = toAppointmentDto(saved!);
+      await audit(tx, { action: 'update', resource: 'appointment', resourceId: id, before: toAppointmentDto(row), after: dto });
+      return dto;
     }),
   );
 }

@@ -5,6 +5,7 @@ import type { ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso, isoOrNull } from '@/server/core/time';
 import { conflict, invalidField, notFound, uniqueViolation } from '@/server/errors';
+import { audit } from '@/server/audit/audit';
 import { emit } from '@/server/events/emit';
 import { requireMemberInProject } from '@/server/services/members/members';
 import { fulfilAppointment } from './appointments';
@@ -57,7 +58,9 @@ export async function createEncounter(ctx: ServiceContext, input: CreateEncounte
           updatedAt: now,
         })
         .returning();
-      return toEncounterDto(row!);
+      const dto = toEncounterDto(row!);
+      await audit(tx, { action: 'create', resource: 'encounter', resourceId: dto.id, after: dto });
+      return dto;
     });
   } catch (e) {
     if (uniqueViolation(e) !== undefined) throw conflict('This appointment already has an encounter', 'appointmentId');
@@ -119,6 +122,8 @@ export async function updateEncounter(ctx: ServiceContext, id: number, input: Up
       .where(eq(encounters.id, id))
       .returning();
     if (finishing && row.appointmentId !== null) await fulfilAppointment(tx, row.appointmentId);
-    return toEncounterDto(saved!);
+    const dto = toEncounterDto(saved!);
+    await audit(tx, { action: 'update', resource: 'encounter', resourceId: id, before: toEncounterDto(row), after: dto });
+    return dto;
   });
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { appointments, schedules } from '@/db/schema';
 import { requireAdmin, requireCareManager } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { withTransaction, type ServiceContext } from '@/server/context';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import { conflict, foreignKeyViolation, invalidField, notFound } from '@/server/errors';
@@ -57,7 +58,9 @@ export async function createSchedule(ctx: ServiceContext, input: CreateScheduleI
       .insert(schedules)
       .values({ ...input, timeZone, projectId: ctx.projectId, createdAt: now, updatedAt: now })
       .returning();
-    return toScheduleDto(row!);
+    const dto = toScheduleDto(row!);
+    await audit(tx, { action: 'create', resource: 'schedule', resourceId: dto.id, after: dto });
+    return dto;
   });
 }
 
@@ -79,22 +82,23 @@ export async function updateSchedule(ctx: ServiceContext, id: number, input: Upd
   requireCareManager(ctx);
   await findSchedule(ctx, id);
   return emit(ctx, 'schedule_update', { id, ...input }, async (tx) => {
-    await findSchedule(tx, id, true);
+    const current = await findSchedule(tx, id, true);
     const [row] = await tx.db
       .update(schedules)
       .set({ ...input, updatedAt: tx.clock() })
       .where(eq(schedules.id, id))
       .returning();
-    return toScheduleDto(row!);
+    const dto = toScheduleDto(row!);
+    await audit(tx, { action: 'update', resource: 'schedule', resourceId: id, before: toScheduleDto(current), after: dto });
+    return dto;
   });
 }
 
 /** Admins only; refused (409) while a booked appointment lies in the future. Past ones go with it. */
 export async function deleteSchedule(ctx: ServiceContext, id: number): Promise<void> {
   requireAdmin(ctx);
-  await ctx.db.transaction(async (db) => {
-    const tx = { ...ctx, db };
-    await findSchedule(tx, id, true);
+  await withTransaction(ctx, async (tx) => {
+    const current = await findSchedule(tx, id, true);
     const [upcoming] = await tx.db
       .select({ id: appointments.id })
       .from(appointments)
@@ -107,6 +111,7 @@ export async function deleteSchedule(ctx: ServiceContext, id: number): Promise<v
       if (foreignKeyViolation(e)) throw conflict('Something still refers to this schedule');
       throw e;
     }
+    await audit(tx, { action: 'delete', resource: 'schedule', resourceId: id, before: toScheduleDto(current) });
   });
 }
 

@@ -2,24 +2,16 @@ import { z } from 'zod';
 import { APPOINTMENT_STATUSES, ENCOUNTER_STATUSES, WEEKDAYS } from '@/db/schema/enums';
 import { idFilter, idSchema } from '@/server/core/ids';
 import { isCalendarDate } from '@/server/core/offsets';
-import { instantSchema, timestampSchema } from '@/server/core/time';
+import { instantSchema, timestampSchema, timeZoneSchema } from '@/server/core/time';
 import { HH_MM, minutesOf } from './rules';
 
 export { APPOINTMENT_STATUSES, ENCOUNTER_STATUSES, WEEKDAYS };
 export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
 export type EncounterStatus = (typeof ENCOUNTER_STATUSES)[number];
 
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 const hhmm = z.string().regex(HH_MM, 'A local time HH:MM (00:00-24:00)');
 const calendarDate = z.string().refine(isCalendarDate, 'A calendar date YYYY-MM-DD');
-export const timeZoneSchema = z.string().max(64).refine(isTimeZone, 'An IANA time zone, e.g. Europe/Amsterdam').meta({ example: 'Europe/Amsterdam' });
+export { timeZoneSchema };
 
 /** Windows of one day: each start before its end, none overlapping (issues at `<prefix>.<i>.start|end`). */
 function windowIssues(windows: { start: string; end: string }[], ctx: z.RefinementCtx, path: (i: number) => (string | number)[]) {

@@ -1,19 +1,22 @@
 import { and, asc, desc, eq, gt, gte, lt, type SQL } from 'drizzle-orm';
 import { webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { requireAdmin } from '@/server/auth/guards';
-import type { ServiceContext } from '@/server/context';
+import { audit } from '@/server/audit/audit';
+import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
+import type { EventName } from '@/server/core/event-names';
+import { exampleBody } from '@/server/services/events/catalogue';
 import { AppError, notFound } from '@/server/errors';
 import { announceNewWork } from '@/server/events/work-notifier';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import type { Resolver } from '@/server/webhooks/safety';
-import { AFTER_TIMEOUT_MS, sendOnce } from '@/server/webhooks/send';
+import { AFTER_TIMEOUT_MS, markOnce, sendAttempt } from '@/server/webhooks/send';
 import type { AttemptDto, DeliveryDto, ListDeliveriesQuery } from './schemas';
 import { findWebhook } from './webhooks';
 
 type Row = typeof webhookDeliveries.$inferSelect;
 
-const toDto = (d: Row): DeliveryDto => ({
+export const toDeliveryDto = (d: Row): DeliveryDto => ({
   id: d.id,
   webhookId: d.webhookId,
   eventId: d.eventId,
@@ -55,7 +58,7 @@ export async function listDeliveries(ctx: ServiceContext, webhookId: number, que
     .where(and(...where))
     .orderBy(page.newestFirst ? desc(webhookDeliveries.id) : asc(webhookDeliveries.id))
     .limit(fetchSize(page));
-  return toPaged(rows, page, toDto);
+  return toPaged(rows, page, toDeliveryDto);
 }
 
 async function findDelivery(ctx: ServiceContext, webhookId: number, deliveryId: number): Promise<Row> {
@@ -78,7 +81,7 @@ export async function getDelivery(ctx: ServiceContext, webhookId: number, delive
   } catch {
     /* stored as sent */
   }
-  return { ...toDto(row), payload, attempts: attempts.map(toAttemptDto) };
+  return { ...toDeliveryDto(row), payload, attempts: attempts.map(toAttemptDto) };
 }
 
 /** Queues another attempt now, whatever the delivery's state; its webhook must be enabled. */
@@ -87,26 +90,39 @@ export async function retryDelivery(ctx: ServiceContext, webhookId: number, deli
   const webhook = await findWebhook(ctx, webhookId);
   if (!webhook.enabled) throw new AppError('conflict', 'The webhook is disabled; enable it before retrying');
   await findDelivery(ctx, webhookId, deliveryId);
-  const [row] = await ctx.db
-    .update(webhookDeliveries)
-    .set({ status: 'pending', nextAttemptAt: ctx.clock(), leaseUntil: null })
-    .where(eq(webhookDeliveries.id, deliveryId))
-    .returning();
-  announceNewWork([{ deliveryId, webhookId }]);
-  return toDto(row!);
+  return withTransaction(ctx, async (tx) => {
+    const [current] = await tx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).for('update');
+    const [row] = await tx.db
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: ctx.clock(), leaseUntil: null })
+      .where(eq(webhookDeliveries.id, deliveryId))
+      .returning();
+    const before = toDeliveryDto(current!);
+    const after = toDeliveryDto(row!);
+    await audit(tx, { action: 'update', resource: 'webhook-delivery', resourceId: deliveryId, before: { status: before.status, nextAttemptAt: before.nextAttemptAt }, after: { status: after.status, nextAttemptAt: after.nextAttemptAt } });
+    onCommit(tx, () => announceNewWork([{ deliveryId, webhookId }]));
+    return after;
+  });
 }
 
-/** A sample payload for an event, sent now; answers the attempt. Recorded in the log, never retried. */
-export async function testWebhook(ctx: ServiceContext, webhookId: number, event: string, resolver?: Resolver): Promise<AttemptDto> {
+/**
+ * "Send test": the catalogue's example of the event (CONTRACT 11), signed and sent now, as a receiver
+ * would get it; answers the attempt. Logged as a one-attempt delivery of no event, never retried.
+ */
+export async function testWebhook(ctx: ServiceContext, webhookId: number, event: EventName, resolver?: Resolver): Promise<AttemptDto> {
   requireAdmin(ctx);
   const webhook = await findWebhook(ctx, webhookId);
-  const payload = JSON.stringify({
-    event,
-    projectId: ctx.projectId,
-    params: { test: true },
-    responseData: { test: true, message: `A test of ${event} sent from Carebase` },
+  const payload = JSON.stringify(exampleBody(event, ctx.projectId));
+  const deliveryId = await withTransaction(ctx, async (tx) => {
+    const [row] = await tx.db
+      .insert(webhookDeliveries)
+      .values({ projectId: ctx.projectId, webhookId, event, payload, status: 'pending', nextAttemptAt: null })
+      .returning({ id: webhookDeliveries.id });
+    await audit(tx, { action: 'create', resource: 'webhook-delivery', resourceId: row!.id, after: { webhookId, event, test: true } });
+    return row!.id;
   });
-  const { deliveryId } = await sendOnce(ctx.db, { projectId: ctx.projectId, webhook, event, payload, now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
+  const result = await sendAttempt(ctx.db, { id: deliveryId, payload }, 1, webhook, { now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
+  await markOnce(ctx.db, deliveryId, result.ok ? 'delivered' : result.blocked ? 'blocked' : 'failed');
   const [attempt] = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId));
   return toAttemptDto(attempt!);
 }

@@ -41,6 +41,42 @@ export const webhookUrl = z
     }
   }, 'Must be an http(s) URL without user name or password, or start with //endpoint');
 
+/** Headers Carebase sets itself, which a webhook's custom headers may not replace (CONTRACT 11). */
+export const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'user-agent', 'connection', 'transfer-encoding'];
+export const MAX_CUSTOM_HEADERS = 20;
+/** An HTTP token (RFC 9110 `tchar`s). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** Visible characters, spaces and tabs: no line breaks that could smuggle another header. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\uffff]{0,2000}$/;
+
+export const webhookHeaders = z
+  .record(z.string(), z.string())
+  .superRefine((headers, ctx) => {
+    const names = Object.keys(headers);
+    if (names.length > MAX_CUSTOM_HEADERS) ctx.addIssue({ code: 'custom', message: `At most ${MAX_CUSTOM_HEADERS} headers` });
+    const seen = new Set<string>();
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: 'A header name has letters, digits and !#$%&\'*+.^_`|~- only' });
+      else if (lower.startsWith('webhook-') || RESERVED_HEADERS.includes(lower)) ctx.addIssue({ code: 'custom', path: [name], message: `Carebase sets ${lower} itself` });
+      else if (seen.has(lower)) ctx.addIssue({ code: 'custom', path: [name], message: 'This header is listed twice' });
+      seen.add(lower);
+      if (!HEADER_VALUE.test(headers[name]!)) ctx.addIssue({ code: 'custom', path: [name], message: 'A header value is one line of at most 2,000 characters' });
+    }
+  })
+  .meta({ description: `Up to ${MAX_CUSTOM_HEADERS} custom request headers sent on every call; webhook-*, content-type, content-length, host and user-agent are Carebase's own` });
+
+export const webhookHealthSchema = z
+  .object({
+    lastDeliveryAt: timestampSchema.nullable(),
+    lastDeliveryStatus: z.enum(DELIVERY_STATUSES).nullable(),
+    deliveries24h: z.number().int().meta({ description: 'Deliveries of the last 24 hours that were attempted' }),
+    successRate24h: z.number().nullable().meta({ description: 'Share of those delivered, 0-1; null when there were none' }),
+    failingSince: timestampSchema.nullable().meta({ description: 'Start of the current run of failed attempts' }),
+  })
+  .meta({ id: 'WebhookHealth' });
+export type WebhookHealth = z.infer<typeof webhookHealthSchema>;
+
 export const webhookSchema = z
   .object({
     id: idSchema,
@@ -48,8 +84,10 @@ export const webhookSchema = z
     url: z.string(),
     triggers: z.array(z.object({ event: z.enum(EVENT_NAMES), strategy: z.enum(WEBHOOK_STRATEGIES) })),
     configurationId: idSchema.nullable(),
+    headers: z.record(z.string(), z.string()),
     enabled: z.boolean(),
     disabledReason: z.string().nullable(),
+    health: webhookHealthSchema,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   })
@@ -66,6 +104,7 @@ export const createWebhookInput = z
     url: webhookUrl,
     triggers,
     configurationId: idSchema.nullable().optional(),
+    headers: webhookHeaders.optional(),
   })
   .strict()
   .meta({ id: 'WebhookCreate' });
@@ -77,6 +116,7 @@ export const updateWebhookInput = z
     url: webhookUrl,
     triggers,
     configurationId: idSchema.nullable(),
+    headers: webhookHeaders.meta({ description: 'Replaces the custom headers' }),
     enabled: z.boolean().meta({ description: 'Enabling a disabled webhook clears its failure state' }),
   })
   .partial()
@@ -129,3 +169,11 @@ export const listDeliveriesQuery = z.object({
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
 
 export const testSendInput = z.object({ event: z.enum(EVENT_NAMES) }).strict().meta({ id: 'WebhookTest' });
+
+/** Recovery (CONTRACT 11): at most 14 days back. */
+export const RECOVERY_WINDOW_MS = 14 * 24 * 3_600_000;
+export const recoverInput = z
+  .object({ since: z.iso.datetime({ offset: true, message: 'An ISO 8601 timestamp, e.g. 2026-01-31T09:30:00Z' }) })
+  .strict()
+  .meta({ id: 'WebhookRecover' });
+export const recoveredSchema = z.object({ queued: z.number().int().meta({ description: 'Failed deliveries queued for a new attempt' }) }).meta({ id: 'WebhookRecovered' });

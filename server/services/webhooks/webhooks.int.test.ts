@@ -1,3 +1,5 @@
+import { exampleBody } from '@/server/services/events/catalogue';
+import { careplanSchema } from '@/server/services/careplans/schemas';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -282,13 +284,15 @@ describe('after delivery (CONTRACT 7)', () => {
     expect(verify(rotated.body.secret, late)).toMatchObject({ event: 'member_create' });
   });
 
-  it('sends a test payload now and answers the attempt', async () => {
-    const { api, webhook, path } = await setup();
+  it("sends the catalogue's example of the event now, signed, and answers the attempt (CONTRACT 11)", async () => {
+    const { api, webhook, path, projectId } = await setup();
     const res = await api.post(`/webhook/${webhook.id}/test`, { event: 'careplan_create' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ attempt: 1, statusCode: 200, error: null });
     const [got] = hooksFor(path);
-    expect(verify(webhook.secret, got!)).toMatchObject({ event: 'careplan_create', params: { test: true } });
+    const body = verify(webhook.secret, got!) as any;
+    expect(body).toEqual({ ...exampleBody('careplan_create', projectId), projectId });
+    expect(careplanSchema.safeParse(body.responseData).success).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   revokeApiKey,
   updateIntegration,
 } from '@/server/services/integrations/integrations';
-import { createIntegrationInput, updateIntegrationInput } from '@/server/services/integrations/schemas';
+import { createApiKeyInput, createIntegrationInput, updateIntegrationInput } from '@/server/services/integrations/schemas';
 import { byId, pageInput, pageOf, searchPageInput } from './shared';
 
 export const integrationsRouter = router({
@@ -23,7 +23,9 @@ export const integrationsRouter = router({
     .mutation(({ ctx, input }) => updateIntegration(ctx.svc, input.id, input.changes)),
   delete: adminProcedure.input(byId).mutation(({ ctx, input }) => deleteIntegration(ctx.svc, input.id)),
   keys: adminProcedure.input(byId.extend(pageInput)).query(({ ctx, input }) => listApiKeys(ctx.svc, input.id, pageOf(input))),
-  createKey: adminProcedure.input(byId).mutation(({ ctx, input }) => createApiKey(ctx.svc, input.id)),
+  createKey: adminProcedure
+    .input(byId.extend({ key: createApiKeyInput.default({}) }))
+    .mutation(({ ctx, input }) => createApiKey(ctx.svc, input.id, input.key)),
   revokeKey: adminProcedure
     .input(z.object({ id: idSchema, keyId: idSchema }))
     .mutation(({ ctx, input }) => revokeApiKey(ctx.svc, input.id, input.keyId)),

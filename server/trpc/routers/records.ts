@@ -33,7 +33,8 @@ export const recordsRouter = router({
         ...pageInput,
       }),
     )
-    .query(({ ctx, input }) => listRecords(ctx.svc, input, pageOf(input))),
+    // Newest first: a record just created is at the top of the console's list.
+    .query(({ ctx, input }) => listRecords(ctx.svc, input, pageOf(input, true))),
   get: staffProcedure.input(z.object({ type: recordTypeName, id: idSchema })).query(({ ctx, input }) => getRecord(ctx.svc, input.type, input.id)),
   create: adminProcedure
     .input(createRecordInput.extend({ type: recordTypeName }))

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_NAMES } from '@/server/core/event-names';
 import { idSchema } from '@/server/core/ids';
 import { getDelivery, listDeliveries, retryDelivery, testWebhook } from '@/server/services/webhooks/deliveries';
-import { createWebhookInput, listDeliveriesQuery, updateWebhookInput } from '@/server/services/webhooks/schemas';
+import { createWebhookInput, listDeliveriesQuery, recoverInput, updateWebhookInput } from '@/server/services/webhooks/schemas';
 import {
   createWebhook,
   deleteWebhook,
@@ -10,10 +10,12 @@ import {
   getWebhook,
   getWebhookSecret,
   listWebhooks,
+  recoverWebhook,
   rotateWebhookSecret,
   updateWebhook,
 } from '@/server/services/webhooks/webhooks';
 import { adminProcedure, router } from '@/server/trpc/init';
+import { exampleBody } from '@/server/services/events/catalogue';
 import { byId, pageInput, pageOf, searchPageInput } from './shared';
 
 export const webhooksRouter = router({
@@ -40,4 +42,7 @@ export const webhooksRouter = router({
     .input(z.object({ id: idSchema, deliveryId: idSchema }))
     .mutation(({ ctx, input }) => retryDelivery(ctx.svc, input.id, input.deliveryId)),
   failing: adminProcedure.query(({ ctx }) => failingWebhooks(ctx.svc)),
+  recover: adminProcedure.input(recoverInput.extend({ id: idSchema })).mutation(({ ctx, input }) => recoverWebhook(ctx.svc, input.id, input.since)),
+  /** The catalogue's example payload of an event, shown before "Send test". */
+  example: adminProcedure.input(z.object({ event: z.enum(EVENT_NAMES) })).query(({ ctx, input }) => exampleBody(input.event, ctx.svc.projectId)),
 });
