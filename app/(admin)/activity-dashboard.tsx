@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { ActivityStatus, relativeTime } from '@/app/_components/activity-status';
-import { formatDate } from '@/app/_components/ui';
+
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/root';
 
@@ -40,7 +40,7 @@ function ActivitySection({ title, section, empty, when }: { title: string; secti
 
 /** Due soon, overdue and recently expired activities across the project's care plans (decision 0008). */
 export function ActivityDashboard({ data }: { data: Dashboard }) {
-  const at = (iso: string) => `${relativeTime(iso)} (${formatDate(iso)})`;
+  const at = (iso: string) => relativeTime(iso);
   return (
     <div className="mt-6">
       <h2 className="mb-3 text-lg font-semibold text-slate-900">Care activities</h2>

@@ -5,6 +5,7 @@ import { Nav } from '@/app/_components/nav';
 import { ProjectSwitcher } from '@/app/_components/project-switcher';
 import { ResponsiveShell } from '@/app/_components/responsive-shell';
 import { StaffProvider } from '@/app/_components/staff-context';
+import { ToastProvider } from '@/app/_components/toast';
 import { TrpcReactProvider } from '@/app/_trpc/client';
 import { getCaller } from '@/app/_trpc/server';
 import { auth } from '@/server/auth/next-auth';
@@ -32,22 +33,20 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         brand={brand}
         sidebar={
           <>
-          <div className="mb-5 px-2">{brand}</div>
-          <div className="mb-5 px-2">
+          <div className="mb-4 px-2">{brand}</div>
+          <div className="mb-4 px-2">
             <ProjectSwitcher current={current.id} projects={projects} />
           </div>
           <div className="flex-1 overflow-y-auto">
             <Nav role={current.role} />
           </div>
-          <div className="mt-4 border-t border-slate-100 px-2 pt-3 text-xs text-slate-500">
-            <p className="truncate" title={staff.email}>
+          <div className="mt-4 border-t border-slate-100 px-2 pt-3 text-xs text-slate-600">
+            <p className="truncate font-medium text-slate-800" title={staff.email}>
               {staff.email}
             </p>
-            <p className="mt-0.5">
-              Role: <span className="font-medium text-slate-700">{current.role}</span>
-            </p>
+            <p className="mt-0.5">{current.role === 'admin' ? 'Admin' : 'Coordinator'} · times in {current.timeZone}</p>
             <form action={logout} className="mt-2">
-              <button type="submit" className="font-medium text-slate-700 underline-offset-2 hover:underline">
+              <button type="submit" className="font-medium text-slate-800 underline underline-offset-2 hover:text-slate-950">
                 Sign out
               </button>
             </form>
@@ -56,7 +55,9 @@ export default async function AdminLayout({ children }: { children: ReactNode })
         }
       >
         <TrpcReactProvider key={current.id}>
-          <div className="mx-auto max-w-6xl">{children}</div>
+          <ToastProvider>
+            <div className="mx-auto max-w-6xl">{children}</div>
+          </ToastProvider>
         </TrpcReactProvider>
       </ResponsiveShell>
     </StaffProvider>

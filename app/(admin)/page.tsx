@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Badge, Card, PageHeader } from '@/app/_components/ui';
 import { getCaller } from '@/app/_trpc/server';
+import { dateTime, elapsed } from '@/app/_components/dates';
 import { ActivityDashboard } from './activity-dashboard';
 import { TodaysAppointments } from './todays-appointments';
 import { startOfDateIn } from '@/server/core/offsets';
@@ -34,9 +35,9 @@ export default async function DashboardPage() {
         {tiles.map((t) => (
           <li key={t.label}>
             <Link href={t.href} className="block rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200 hover:ring-brand-500">
-              <p className="text-sm text-slate-500">{t.label}</p>
+              <p className="text-sm text-slate-600">{t.label}</p>
               <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">{t.value}</p>
-              {'note' in t && <p className="mt-1 text-xs text-slate-500">{t.note}</p>}
+              {'note' in t && <p className="mt-1 text-xs text-slate-600">{t.note}</p>}
             </Link>
           </li>
         ))}
@@ -52,12 +53,12 @@ export default async function DashboardPage() {
         <section aria-label="Failing webhooks" className="mt-6 rounded-lg bg-white p-4 shadow-xs ring-1 ring-slate-200">
           <div className="flex items-center justify-between">
             <h2 className="text-sm font-semibold text-slate-900">Failing webhooks</h2>
-            <Link href="/webhooks" className="text-sm text-brand-700 hover:underline">
+            <Link href="/webhooks" className="text-sm text-brand-700">
               All webhooks
             </Link>
           </div>
           {failing.length === 0 ? (
-            <p className="mt-2 text-sm text-slate-500">No webhook is failing or disabled.</p>
+            <p className="mt-2 text-sm text-slate-600">No webhook is failing or disabled.</p>
           ) : (
             <ul className="mt-2 divide-y divide-slate-100">
               {failing.map((w) => (
@@ -65,9 +66,11 @@ export default async function DashboardPage() {
                   <Link href={`/webhooks/${w.id}`} className="font-medium text-brand-700 hover:underline">
                     {w.display}
                   </Link>
-                  <span className="flex items-center gap-2 text-slate-500">
+                  <span className="flex items-center gap-2 text-slate-600">
                     {w.enabled ? (
-                      <Badge tone="amber">failing since {w.failingSince?.toISOString().slice(0, 16).replace('T', ' ')} UTC</Badge>
+                      <span title={w.failingSince ? `since ${dateTime(w.failingSince, current.timeZone)}` : undefined}>
+                        <Badge tone="amber">failing for {w.failingSince ? elapsed(w.failingSince) : 'a while'}</Badge>
+                      </span>
                     ) : (
                       <Badge tone="red">disabled: {w.disabledReason}</Badge>
                     )}
@@ -86,7 +89,7 @@ export default async function DashboardPage() {
             <code className="rounded bg-slate-100 px-1">Authorization: Bearer &lt;API key&gt;</code>. Keys are created per
             integration and shown once.
           </p>
-          <pre className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+          <pre tabIndex={0} className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
             {`curl -H "Authorization: Bearer $CAREBASE_KEY" \\\n  "$ORIGIN/api/v1/record?fields=%7B%22plan%22%3A%22premium%22%7D"`}
           </pre>
           <p className="mt-3 text-sm">

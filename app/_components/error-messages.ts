@@ -15,9 +15,21 @@ const BY_CODE: Record<string, string> = {
 };
 
 export function messageForPeople(error: unknown): string {
-  const e = error as { code?: string; message?: string; data?: { code?: string } | null } | null;
+  const e = error as { code?: string; message?: string; data?: { code?: string; fieldErrors?: { path: string; message: string }[] | null } | null } | null;
   const code = e?.data?.code ?? e?.code;
   if (code && BY_CODE[code]) return BY_CODE[code]!;
+  // A validation failure says what is wrong where, rather than "The request is invalid".
+  const first = e?.data?.fieldErrors?.[0];
+  if (code === 'BAD_REQUEST' && first) return `${labelOf(first.path)}: ${first.message}`;
   if (e?.message && (code === 'CONFLICT' || code === 'BAD_REQUEST')) return e.message;
   return BY_CODE.INTERNAL_SERVER_ERROR!;
+}
+
+/** `triggers.0.event` as "Triggers 1 event", `observation.value` as "Observation value". */
+export function labelOf(path: string): string {
+  const words = path
+    .split('.')
+    .map((part) => (/^\d+$/.test(part) ? String(Number(part) + 1) : part.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()))
+    .join(' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

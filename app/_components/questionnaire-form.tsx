@@ -68,6 +68,8 @@ type Props = {
   submitLabel?: string;
   onSubmit?: (answers: Answer[]) => Promise<SaveResult>;
   onSaveDraft?: (answers: Answer[]) => Promise<SaveResult>;
+  /** 1 where the form is the page's subject (the member's page), 2 inside a larger page. */
+  headingLevel?: 1 | 2;
 };
 
 const control = 'block w-full rounded-md border-0 bg-white px-2.5 py-2 text-sm text-slate-900 shadow-xs ring-1 ring-inset focus:ring-2 focus:ring-inset focus:ring-brand-500';
@@ -78,7 +80,7 @@ const control = 'block w-full rounded-md border-0 bg-white px-2.5 py-2 text-sm t
  * validates with (`answerProblems`), shows and hides items by their conditions, and puts every problem
  * next to its question.
  */
-export function QuestionnaireForm({ title, description, items, initial = [], preview, submitLabel = 'Submit', onSubmit, onSaveDraft }: Props) {
+export function QuestionnaireForm({ title, description, items, initial = [], preview, submitLabel = 'Submit', onSubmit, onSaveDraft, headingLevel = 2 }: Props) {
   const formId = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [problems, setProblems] = useState<{ byItem: Record<string, string>; other: string[] }>({ byItem: {}, other: [] });
@@ -127,12 +129,13 @@ export function QuestionnaireForm({ title, description, items, initial = [], pre
 
   const count = Object.keys(problems.byItem).length + problems.other.length;
   const visible = items.filter((i) => shown.has(i.linkId) || i.type === 'display');
+  const Heading = headingLevel === 1 ? 'h1' : 'h2';
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${formId}-title`} className="space-y-5">
       <div>
-        <h2 id={`${formId}-title`} className="text-lg font-semibold text-slate-900">
+        <Heading id={`${formId}-title`} className={headingLevel === 1 ? 'text-xl font-semibold text-slate-900' : 'text-lg font-semibold text-slate-900'}>
           {title}
-        </h2>
+        </Heading>
         {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
       </div>
       <div ref={summary} tabIndex={-1} className="outline-none">

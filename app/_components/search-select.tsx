@@ -100,7 +100,7 @@ export function SearchSelect({
           }}
           onKeyDown={onKeyDown}
           className={cx(
-            'block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-brand-500',
+            'block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-brand-500',
             error ? 'ring-red-400' : 'ring-slate-300',
           )}
         />

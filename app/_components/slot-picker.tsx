@@ -5,7 +5,21 @@ import { localDate } from '@/server/services/scheduling/rules';
 type Slot = { start: string; end: string };
 
 /** Free slots grouped by local day, each a button; the zone is named. Used by coordinators and members alike. */
-export function SlotPicker({ slots, timeZone, busyStart, onPick, label = 'Free slots' }: { slots: Slot[]; timeZone: string; busyStart?: string | null; onPick: (slot: Slot) => void; label?: string }) {
+export function SlotPicker({
+  slots,
+  timeZone,
+  busyStart,
+  onPick,
+  label = 'Free slots',
+  zoneNote,
+}: {
+  slots: Slot[];
+  timeZone: string;
+  busyStart?: string | null;
+  onPick: (slot: Slot) => void;
+  label?: string;
+  zoneNote?: string;
+}) {
   const days = new Map<string, Slot[]>();
   for (const s of slots) {
     const d = localDate(new Date(s.start), timeZone);
@@ -13,10 +27,10 @@ export function SlotPicker({ slots, timeZone, busyStart, onPick, label = 'Free s
   }
   const dayName = (d: string) => new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', timeZone: 'UTC' }).format(new Date(`${d}T12:00:00Z`));
   const time = (iso: string) => new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(iso));
-  if (slots.length === 0) return <p className="text-sm text-slate-500">No free times in the next two weeks.</p>;
+  if (slots.length === 0) return <p className="text-sm text-slate-600">No free times in the next two weeks.</p>;
   return (
     <div aria-label={label} role="group" className="space-y-3">
-      <p className="text-xs text-slate-500">Times in {timeZone}</p>
+      <p className="text-xs text-slate-600">{zoneNote ?? `Times in ${timeZone}`}</p>
       {[...days].map(([d, list]) => (
         <div key={d}>
           <p className="mb-1 text-sm font-medium text-slate-800">{dayName(d)}</p>

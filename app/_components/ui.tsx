@@ -6,7 +6,7 @@ const cx = (...parts: (string | false | null | undefined)[]) => parts.filter(Boo
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 const VARIANTS: Record<Variant, string> = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700 focus-visible:outline-brand-600 disabled:bg-brand-600/50',
-  secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400',
+  secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-500',
   danger: 'bg-white text-red-700 ring-1 ring-inset ring-red-200 hover:bg-red-50 disabled:text-red-300',
   ghost: 'text-slate-700 hover:bg-slate-100',
 };
@@ -38,7 +38,7 @@ export function Button({
 }
 
 const control =
-  'block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs ring-1 ring-inset placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-brand-500';
+  'block w-full rounded-md border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-xs ring-1 ring-inset placeholder:text-slate-500 focus:ring-2 focus:ring-inset focus:ring-brand-500';
 
 type FieldProps = { label: string; error?: string | null; hint?: ReactNode; className?: string };
 
@@ -200,14 +200,15 @@ export function Badge({ children, tone = 'slate' }: { children: ReactNode; tone?
 
 export function Table({ caption, head, children }: { caption: string; head: ReactNode[]; children: ReactNode }) {
   return (
-    <div className="overflow-x-auto rounded-lg bg-white shadow-xs ring-1 ring-slate-200">
+    // Focusable, so a table wider than the screen scrolls with the keyboard too (it scrolls inside its card).
+    <div tabIndex={0} role="group" aria-label={caption} className="overflow-x-auto rounded-lg bg-white shadow-xs ring-1 ring-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600">
       <table className="min-w-full divide-y divide-slate-200 text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50">
           <tr>
             {head.map((h, i) => (
-              <th key={i} scope="col" className="px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-                {h}
+              <th key={i} scope="col" className="whitespace-nowrap px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+                {h === '' ? <span className="sr-only">Actions</span> : h}
               </th>
             ))}
           </tr>
@@ -220,8 +221,4 @@ export function Table({ caption, head, children }: { caption: string; head: Reac
 
 export function Td({ children, className }: { children?: ReactNode; className?: string }) {
   return <td className={cx('px-4 py-2.5 align-top text-slate-700', className)}>{children}</td>;
-}
-
-export function formatDate(iso: string) {
-  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 }

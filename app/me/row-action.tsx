@@ -6,8 +6,8 @@ import type { RowActionState } from './actions';
 /** One line of a member's list (to-do or inbox) with its one action, a server action given the row's id. */
 export function ListRow({ children, action }: { children: React.ReactNode; action?: React.ReactNode }) {
   return (
-    <li className="flex items-start justify-between gap-4 px-4 py-3">
-      <div className="min-w-0">{children}</div>
+    <li className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2 px-4 py-3">
+      <div className="min-w-0 flex-1 basis-56">{children}</div>
       {action}
     </li>
   );
@@ -34,7 +34,7 @@ export function RowAction({
         type="submit"
         aria-label={label}
         disabled={pending}
-        className={`whitespace-nowrap text-sm font-medium disabled:opacity-60 ${primary ? 'rounded-md bg-brand-600 px-3 py-1.5 text-white hover:bg-brand-700' : 'text-brand-700 hover:underline'}`}
+        className={`whitespace-nowrap rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-60 ${primary ? 'bg-brand-600 text-white hover:bg-brand-700' : 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50'}`}
       >
         {pending ? 'Saving…' : text}
       </button>

@@ -16,7 +16,13 @@ type Operation = {
   requestBody?: { content: { 'application/json': { schema: Schema } } };
   responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }>;
 };
-type Doc = { info: { description: string }; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+type WebhookOperation = { summary: string; description: string; requestBody: { content: { 'application/json': { example: unknown } } } };
+type Doc = {
+  info: { description: string };
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: WebhookOperation }>;
+  components: { schemas: Record<string, Schema> };
+};
 
 const METHOD_TONES = { get: 'green', post: 'brand', patch: 'amber', delete: 'red' } as const;
 
@@ -30,27 +36,29 @@ function typeOf(s: Schema | undefined): string {
   return String(s.type ?? 'any');
 }
 
+/** A schema's fields: name and type on a line, what it means below (readable on a phone too). */
 function SchemaTable({ name, schema }: { name: string; schema: Schema }) {
   const props = (schema.properties ?? {}) as Record<string, Schema>;
   const required = new Set((schema.required ?? []) as string[]);
   return (
-    <div id={`schema-${name}`} className="rounded-md ring-1 ring-slate-200">
+    <div id={`schema-${name}`} className="rounded-md bg-white ring-1 ring-slate-200">
       <p className="border-b border-slate-100 bg-slate-50 px-3 py-1.5 font-mono text-xs font-semibold text-slate-800">{name}</p>
-      <table className="w-full text-xs">
-        <caption className="sr-only">Fields of {name}</caption>
-        <tbody className="divide-y divide-slate-100">
-          {Object.entries(props).map(([field, s]) => (
-            <tr key={field}>
-              <th scope="row" className="w-48 px-3 py-1.5 text-left font-mono font-medium text-slate-800">
-                {field}
-                {required.has(field) && <span className="text-red-600" title="required">*</span>}
-              </th>
-              <td className="px-3 py-1.5 font-mono text-slate-600">{typeOf(s)}</td>
-              <td className="px-3 py-1.5 text-slate-500">{typeof s.description === 'string' ? s.description : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <dl aria-label={`Fields of ${name}`} className="divide-y divide-slate-100 text-xs">
+        {Object.entries(props).map(([field, s]) => (
+          <div key={field} className="px-3 py-1.5">
+            <dt className="break-words font-mono">
+              <span className="font-medium text-slate-800">{field}</span>
+              {required.has(field) && (
+                <span className="text-red-700" title="required">
+                  *
+                </span>
+              )}{' '}
+              <span className="break-all text-slate-600">{typeOf(s)}</span>
+            </dt>
+            {typeof s.description === 'string' && <dd className="mt-0.5 text-slate-600">{s.description}</dd>}
+          </div>
+        ))}
+      </dl>
     </div>
   );
 }
@@ -79,6 +87,9 @@ export default function ApiReferencePage() {
             {t}
           </a>
         ))}
+        <a href="#webhook-events" className="rounded-full bg-white px-3 py-1 text-sm text-slate-700 ring-1 ring-slate-200 hover:ring-brand-500">
+          Webhook events
+        </a>
       </nav>
       {tags.map((tag) => (
         <section key={tag} id={`tag-${tag}`} aria-labelledby={`h-${tag}`} className="mb-10">
@@ -95,38 +106,37 @@ export default function ApiReferencePage() {
                 const own = op.parameters.filter((p) => p.in === 'path' || !['projectId', 'actorId'].includes(p.name));
                 return (
                   <details key={op.operationId} id={op.operationId} className="group rounded-lg bg-white shadow-xs ring-1 ring-slate-200">
-                    <summary className="flex cursor-pointer items-center gap-3 px-4 py-2.5">
+                    <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5">
                       <Badge tone={METHOD_TONES[method as keyof typeof METHOD_TONES]}>{method.toUpperCase()}</Badge>
-                      <code className="font-mono text-sm text-slate-900">{path}</code>
-                      <span className="truncate text-sm text-slate-500">{op.summary}</span>
+                      <code className="break-all font-mono text-sm text-slate-900">{path}</code>
+                      <span className="text-sm text-slate-600">{op.summary}</span>
                     </summary>
                     <div className="space-y-4 border-t border-slate-100 px-4 py-3 text-sm">
                       {op.description && <p className="text-slate-600">{op.description}</p>}
                       {own.length > 0 && (
-                        <table className="w-full text-xs">
-                          <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">Parameters</caption>
-                          <tbody className="divide-y divide-slate-100">
+                        <div>
+                          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Parameters</p>
+                          <dl className="divide-y divide-slate-100 text-xs">
                             {own.map((p) => (
-                              <tr key={`${p.in}-${p.name}`}>
-                                <th scope="row" className="w-48 py-1 text-left font-mono font-medium">
-                                  {p.name}
-                                </th>
-                                <td className="w-16 py-1 text-slate-500">{p.in}</td>
-                                <td className="w-40 py-1 font-mono text-slate-600">{typeOf(p.schema)}</td>
-                                <td className="py-1 text-slate-500">{p.description}</td>
-                              </tr>
+                              <div key={`${p.in}-${p.name}`} className="py-1">
+                                <dt className="break-words font-mono">
+                                  <span className="font-medium text-slate-800">{p.name}</span> <span className="text-slate-600">({p.in})</span>{' '}
+                                  <span className="break-all text-slate-600">{typeOf(p.schema)}</span>
+                                </dt>
+                                {p.description && <dd className="mt-0.5 text-slate-600">{p.description}</dd>}
+                              </div>
                             ))}
-                          </tbody>
-                        </table>
+                          </dl>
+                        </div>
                       )}
                       {body && bodyName && doc.components.schemas[bodyName] && (
                         <div>
-                          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Request body</p>
+                          <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-600">Request body</p>
                           <SchemaTable name={bodyName} schema={doc.components.schemas[bodyName]} />
                         </div>
                       )}
                       <p className="text-xs text-slate-600">
-                        <span className="font-semibold uppercase tracking-wide text-slate-500">Success:</span> {success[0]}{' '}
+                        <span className="font-semibold uppercase tracking-wide text-slate-600">Success:</span> {success[0]}{' '}
                         {success[1].content ? <code className="font-mono">{typeOf(success[1].content['application/json']!.schema)}</code> : 'no body'} · errors are{' '}
                         <code className="font-mono">application/problem+json</code>
                       </p>
@@ -137,6 +147,31 @@ export default function ApiReferencePage() {
           </div>
         </section>
       ))}
+      <section id="webhook-events" aria-labelledby="h-webhooks" className="mb-10">
+        <h2 id="h-webhooks" className="mb-1 text-lg font-semibold text-slate-900">
+          Webhook events
+        </h2>
+        <p className="mb-3 max-w-3xl text-sm text-slate-600">
+          What Carebase POSTs to webhooks: <code className="font-mono text-xs">{'{event, projectId, params, responseData}'}</code>, signed per Standard Webhooks. Each event&apos;s schema is in the
+          document&apos;s <code className="font-mono text-xs">webhooks</code> section; the example is what &ldquo;Send test&rdquo; sends.
+        </p>
+        <div className="space-y-3">
+          {Object.entries(doc.webhooks).map(([event, { post }]) => (
+            <details key={event} id={`event-${event}`} className="rounded-lg bg-white shadow-xs ring-1 ring-slate-200">
+              <summary className="flex cursor-pointer flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2.5">
+                <code className="break-all font-mono text-sm text-slate-900">{event}</code>
+                <span className="text-sm text-slate-600">{post.summary}</span>
+              </summary>
+              <div className="space-y-3 border-t border-slate-100 px-4 py-3 text-sm">
+                <p className="whitespace-pre-line text-slate-600">{post.description}</p>
+                <pre tabIndex={0} aria-label={`Example ${event} body`} className="max-h-80 overflow-auto rounded bg-slate-900 p-3 font-mono text-xs text-slate-100">
+                  {JSON.stringify(post.requestBody.content['application/json'].example, null, 2)}
+                </pre>
+              </div>
+            </details>
+          ))}
+        </div>
+      </section>
       <section aria-labelledby="h-schemas">
         <h2 id="h-schemas" className="mb-3 text-lg font-semibold text-slate-900">
           Schemas

@@ -8,41 +8,57 @@ import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { checkWith } from '@/app/_components/form-validation';
 import { Markdown } from '@/app/_components/markdown';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, Button, Card, ErrorNotice, PageHeader, TextAreaField, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, ErrorNotice, PageHeader, TextAreaField, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
+import { sameValue } from '@/app/_components/same-value';
+import { useUnsavedChanges } from '@/app/_components/unsaved';
 import { useTRPC } from '@/app/_trpc/client';
 import { createArticleInput, MAX_ARTICLE_BODY, updateArticleInput, type ArticleDto } from '@/server/services/articles/schemas';
+import { When } from '@/app/_components/when';
 
 type Values = { title: string; slug: string; summary: string; body: string };
 
 /** Writes an article: Markdown on the left, the page as members see it on the right (the same renderer). */
 export function ArticleEditor({ article }: { article?: ArticleDto }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const isAdmin = useIsAdmin();
   const [values, setValues] = useState<Values>({ title: article?.title ?? '', slug: article?.slug ?? '', summary: article?.summary ?? '', body: article?.body ?? '' });
   const [local, setLocal] = useState<Record<string, string>>({});
-  const [saved, setSaved] = useState<string | null>(null);
+  // What was last saved (or loaded); leaving with other values asks first.
+  const [baseline, setBaseline] = useState(values);
+  const dirty = isAdmin && !sameValue(values, baseline);
   const preview = useDeferredValue(values.body);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.articles.list.queryKey() });
-  const create = useMutation(trpc.articles.create.mutationOptions({ onSuccess: async (a) => (await refresh(), router.push(`/articles/${a.id}`)) }));
+  const create = useMutation(saving(trpc.articles.create.mutationOptions({ onSuccess: async (a) => (await refresh(), router.push(`/articles/${a.id}`)) }), (a) => `Article “${a.title}” created`, { quietErrors: true }));
   const update = useMutation(
-    trpc.articles.update.mutationOptions({
-      onSuccess: async (a, vars) => {
-        await refresh();
-        await queryClient.invalidateQueries({ queryKey: trpc.articles.get.queryKey({ id: a.id }) });
-        setSaved(vars.changes.status === 'published' ? 'Published.' : vars.changes.status === 'draft' ? 'Unpublished: members no longer see it.' : 'Saved.');
-      },
-    }),
+    saving(
+      trpc.articles.update.mutationOptions({
+        onSuccess: async (a) => {
+          setBaseline(values);
+          await refresh();
+          await queryClient.invalidateQueries({ queryKey: trpc.articles.get.queryKey({ id: a.id }) });
+        },
+      }),
+      (a) =>
+        a.status !== article?.status
+          ? a.status === 'published'
+            ? `“${a.title}” published: members can read it`
+            : `“${a.title}” unpublished: members no longer see it`
+          : 'Article saved',
+      { quietErrors: true },
+    ),
   );
-  const remove = useMutation(trpc.articles.delete.mutationOptions({ onSuccess: async () => (await refresh(), router.push('/articles')) }));
+  useUnsavedChanges(dirty && !create.isSuccess);
+  const remove = useMutation(saving(trpc.articles.delete.mutationOptions({ onSuccess: async () => (await refresh(), router.push('/articles')) }), 'Article deleted'));
   const error = create.error ?? update.error;
   const errors = { ...fieldErrorsOf(error), ...local };
   const body = { title: values.title.trim(), slug: values.slug.trim(), summary: values.summary.trim() || null, body: values.body };
-  const set = (patch: Partial<Values>) => (setValues((v) => ({ ...v, ...patch })), setSaved(null));
+  const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
 
   function save(status?: 'draft' | 'published') {
-    setSaved(null);
     if (article) {
       const checked = checkWith(updateArticleInput, { ...body, ...(status ? { status } : {}) });
       setLocal(checked.errors ?? {});
@@ -59,7 +75,7 @@ export function ArticleEditor({ article }: { article?: ArticleDto }) {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/articles" className="text-brand-700 hover:underline">
+        <Link href="/articles" className="text-brand-700">
           ← All articles
         </Link>
       </p>
@@ -69,7 +85,7 @@ export function ArticleEditor({ article }: { article?: ArticleDto }) {
           article ? (
             <>
               {published ? <Badge tone="green">Published</Badge> : <Badge>Draft</Badge>}{' '}
-              {article.publishedAt ? `first published ${formatDate(article.publishedAt)}` : 'members cannot see it until it is published'}
+              {article.publishedAt ? <>first published <When at={article.publishedAt} /></> : 'members cannot see it until it is published'}
             </>
           ) : (
             'Drafts are visible to staff only.'
@@ -104,7 +120,7 @@ export function ArticleEditor({ article }: { article?: ArticleDto }) {
             />
             {isAdmin && (
               <div className="flex flex-wrap items-center gap-2">
-                <Button type="submit" busy={busy && !update.variables?.changes.status && !create.variables?.status}>
+                <Button type="submit" disabled={busy || (Boolean(article) && !dirty)} busy={busy && !update.variables?.changes.status && !create.variables?.status}>
                   {article ? 'Save changes' : 'Save draft'}
                 </Button>
                 {!published && (
@@ -129,21 +145,16 @@ export function ArticleEditor({ article }: { article?: ArticleDto }) {
                     Delete
                   </Button>
                 )}
-                {saved && (
-                  <span role="status" className="text-sm text-emerald-700">
-                    {saved}
-                  </span>
-                )}
+                {article && dirty && !busy && <span className="text-sm text-amber-800">Unsaved changes</span>}
               </div>
             )}
-            <ErrorNotice error={remove.error} />
           </form>
         </Card>
         <Card title="Preview">
           <article aria-label="Article preview" className="min-w-0">
             <h2 className="mb-1 text-xl font-semibold text-slate-900">{values.title || 'Untitled'}</h2>
-            {values.summary && <p className="mb-4 text-sm text-slate-500">{values.summary}</p>}
-            {preview.trim() ? <Markdown>{preview}</Markdown> : <p className="text-sm text-slate-500">The body appears here as members will see it.</p>}
+            {values.summary && <p className="mb-4 text-sm text-slate-600">{values.summary}</p>}
+            {preview.trim() ? <Markdown>{preview}</Markdown> : <p className="text-sm text-slate-600">The body appears here as members will see it.</p>}
           </article>
         </Card>
       </div>

@@ -5,9 +5,10 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { ARTICLE_STATUSES, type ArticleStatus } from '@/server/services/articles/schemas';
+import { When } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 
@@ -65,7 +66,7 @@ export function ArticlesPage() {
                 </Td>
                 <Td className="font-mono text-xs">{a.slug}</Td>
                 <Td>{a.status === 'published' ? <Badge tone="green">Published</Badge> : <Badge>Draft</Badge>}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(a.updatedAt)}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={a.updatedAt} /></Td>
               </tr>
             ))}
           </Table>

@@ -9,16 +9,19 @@ import { CAREPLAN_TONE } from '@/app/_components/activity-status';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { DefinitionPicker, MemberPicker, memberLabel } from '@/app/_components/pickers';
 import type { PickOption } from '@/app/_components/search-select';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { CAREPLAN_STATUSES, createCareplanInput, type CareplanDto } from '@/server/services/careplans/schemas';
 import { checkWith } from '@/app/_components/form-validation';
+import { When } from '@/app/_components/when';
 
 const LIMIT = 25;
 type Status = CareplanDto['status'];
 
 export function CareplansPage({ initialSubjectId }: { initialSubjectId?: number }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [definition, setDefinition] = useState<PickOption | null>(null);
@@ -43,12 +46,12 @@ export function CareplansPage({ initialSubjectId }: { initialSubjectId?: number 
   const names = useQuery({ ...trpc.members.names.queryOptions({ ids: rows.map((c) => c.subjectId) }), enabled: rows.length > 0, placeholderData: keepPreviousData });
   const memberName = new Map((names.data ?? []).map((m) => [m.id, memberLabel(m)]));
   const create = useMutation(
-    trpc.careplans.create.mutationOptions({
+    saving(trpc.careplans.create.mutationOptions({
       onSuccess: async (c) => {
         await queryClient.invalidateQueries({ queryKey: trpc.careplans.list.queryKey() });
         router.push(`/careplans/${c.id}`);
       },
-    }),
+    }), (c) => `${c.title} started`, { quietErrors: true }),
   );
   const [local, setLocal] = useState<Record<string, string>>({});
   const errors = { ...fieldErrorsOf(create.error), ...local };
@@ -137,7 +140,7 @@ export function CareplansPage({ initialSubjectId }: { initialSubjectId?: number 
                 <Td>
                   <Badge tone={CAREPLAN_TONE[c.status]}>{c.status}</Badge>
                 </Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(c.createdAt)}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={c.createdAt} /></Td>
               </tr>
             ))}
           </Table>

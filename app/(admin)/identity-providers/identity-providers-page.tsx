@@ -3,12 +3,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
-import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, TextAreaField, TextField, formatDate } from '@/app/_components/ui';
+import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, TextAreaField, TextField } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { checkWith } from '@/app/_components/form-validation';
 import { createIdentityProviderInput, updateIdentityProviderInput, type IdentityProviderDto } from '@/server/services/identity/schemas';
 import type { z } from 'zod';
+import { When } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 
@@ -90,14 +92,15 @@ function ProviderForm({ initial, submitLabel, busy, error, onSubmit, onCancel }:
 
 export function IdentityProvidersPage({ origin }: { origin: string }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const pager = usePager();
   const list = useQuery({ ...trpc.identityProviders.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.identityProviders.list.queryKey() });
-  const create = useMutation(trpc.identityProviders.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
-  const update = useMutation(trpc.identityProviders.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
-  const remove = useMutation(trpc.identityProviders.delete.mutationOptions({ onSuccess: refresh }));
+  const create = useMutation(saving(trpc.identityProviders.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }), (p) => `Identity provider “${p.display}” added`, { quietErrors: true }));
+  const update = useMutation(saving(trpc.identityProviders.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }), (p) => `Identity provider “${p.display}” saved`, { quietErrors: true }));
+  const remove = useMutation(saving(trpc.identityProviders.delete.mutationOptions({ onSuccess: refresh }), 'Identity provider removed'));
 
   return (
     <>
@@ -152,13 +155,19 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
                     <dt className="text-slate-500">Issuer</dt>
                     <dd className="break-all font-mono text-xs">{p.issuer}</dd>
                     <dt className="text-slate-500">Client ID</dt>
-                    <dd className="font-mono text-xs">{p.clientId}</dd>
+                    <dd className="break-all font-mono text-xs">{p.clientId}</dd>
                     <dt className="text-slate-500">Redirect URI</dt>
                     <dd className="break-all font-mono text-xs">{`${origin}/api/auth/callback/idp-${p.id}`}</dd>
                     <dt className="text-slate-500">Mapping</dt>
-                    <dd className="font-mono text-xs">{JSON.stringify(p.mapping)}</dd>
+                    <dd className="text-xs">
+                      {Object.entries(p.mapping).map(([field, claim]) => (
+                        <span key={field} className="block break-all">
+                          {field} from claim <code className="font-mono">{String(claim)}</code>
+                        </span>
+                      ))}
+                    </dd>
                     <dt className="text-slate-500">Created</dt>
-                    <dd>{formatDate(p.createdAt)}</dd>
+                    <dd><When at={p.createdAt} /></dd>
                   </dl>
                 )}
               </Card>

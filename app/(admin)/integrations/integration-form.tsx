@@ -5,7 +5,9 @@ import type { z } from 'zod';
 import type { FormProps } from '@/app/_components/form-props';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { checkWith } from '@/app/_components/form-validation';
-import { Button, ErrorNotice, TextField } from '@/app/_components/ui';
+import { useDirtyForm } from '@/app/_components/dirty-form';
+import { FormActions } from '@/app/_components/form-actions';
+import { ErrorNotice, TextField } from '@/app/_components/ui';
 import { createIntegrationInput } from '@/server/services/integrations/schemas';
 
 export type IntegrationValues = z.output<typeof createIntegrationInput>;
@@ -20,6 +22,7 @@ export function IntegrationForm({
 }: FormProps<IntegrationValues>) {
   const [local, setLocal] = useState<Record<string, string>>({});
   const errors = { ...fieldErrorsOf(error), ...local };
+  const form = useDirtyForm(!busy);
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -29,7 +32,7 @@ export function IntegrationForm({
     if (checked.value) onSubmit(checked.value);
   }
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>
+    <form ref={form.ref} onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>
       <ErrorNotice error={formErrorOf(error)} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="display" defaultValue={initial?.display ?? ''} error={errors.display} placeholder="CRM sync" />
@@ -44,16 +47,7 @@ export function IntegrationForm({
         placeholder="https://crm.example.org/carebase"
         hint="Optional. Webhook URLs starting with //endpoint are sent here."
       />
-      <div className="flex gap-2">
-        <Button type="submit" busy={busy}>
-          {submitLabel}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      <FormActions submitLabel={submitLabel} busy={busy} dirty={form.dirty} editing={Boolean(initial)} onCancel={onCancel} />
     </form>
   );
 }

@@ -4,27 +4,30 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 
 const PAGE_SIZE = 25;
 import { IntegrationForm } from './integration-form';
+import { When } from '@/app/_components/when';
 
 export function IntegrationsPage() {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const [creating, setCreating] = useState(false);
   const pager = usePager();
   const list = useQuery({ ...trpc.integrations.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const create = useMutation(
-    trpc.integrations.create.mutationOptions({
+    saving(trpc.integrations.create.mutationOptions({
       onSuccess: async (i) => {
         await queryClient.invalidateQueries({ queryKey: trpc.integrations.list.queryKey() });
         router.push(`/integrations/${i.id}`);
       },
-    }),
+    }), (i) => `Integration “${i.display}” created`, { quietErrors: true }),
   );
   return (
     <>
@@ -56,8 +59,8 @@ export function IntegrationsPage() {
                   </Link>
                 </Td>
                 <Td className="font-mono text-xs">{i.slug}</Td>
-                <Td className="font-mono text-xs">{i.endpointUrl ?? <span className="font-sans text-slate-400">—</span>}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(i.createdAt)}</Td>
+                <Td className="font-mono text-xs">{i.endpointUrl ?? <span className="font-sans text-slate-500">—</span>}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={i.createdAt} /></Td>
               </tr>
             ))}
           </Table>

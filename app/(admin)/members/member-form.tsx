@@ -6,7 +6,12 @@ import type { z } from 'zod';
 import { fieldErrorsOf, formErrorOf, parseJsonObject } from '@/app/_components/errors';
 import { checkWith } from '@/app/_components/form-validation';
 import { createMemberInput } from '@/server/services/members/schemas';
-import { Button, ErrorNotice, TextAreaField, TextField } from '@/app/_components/ui';
+import { useDirtyForm } from '@/app/_components/dirty-form';
+import { FormActions } from '@/app/_components/form-actions';
+import { ErrorNotice, SelectField, TextAreaField, TextField } from '@/app/_components/ui';
+
+/** Every IANA zone the browser knows, for a member's own time zone. */
+const ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC'];
 
 export type MemberValues = z.output<typeof createMemberInput>;
 
@@ -23,6 +28,7 @@ export function MemberForm({
   const [metaError, setMetaError] = useState<string | undefined>();
   const [local, setLocal] = useState<Record<string, string>>({});
   const errors = { ...fieldErrorsOf(error), ...local };
+  const form = useDirtyForm(!busy);
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -35,13 +41,13 @@ export function MemberForm({
       return v === '' ? null : v;
     };
     // The API's own rules, checked before sending (the server checks them again).
-    const checked = checkWith(createMemberInput, { name: text('name'), email: text('email'), role: text('role') ?? 'user', externalId: text('externalId'), meta: meta.value! });
+    const checked = checkWith(createMemberInput, { name: text('name'), email: text('email'), role: text('role') ?? 'user', externalId: text('externalId'), timeZone: text('timeZone'), meta: meta.value! });
     setLocal(checked.errors ?? {});
     if (checked.value) onSubmit(checked.value);
   }
 
   return (
-    <form onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>
+    <form ref={form.ref} onSubmit={submit} className="space-y-4" noValidate aria-label={submitLabel}>
       <ErrorNotice error={formErrorOf(error)} />
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField label="Name" name="name" defaultValue={initial?.name ?? ''} error={errors.name} />
@@ -54,9 +60,18 @@ export function MemberForm({
           hint="Free text; record type permissions grant access per role. The admin role may do everything."
         />
         <TextField label="External ID" name="externalId" defaultValue={initial?.externalId ?? ''} error={errors.externalId} hint="Your CRM's id for this person (optional)" />
+        <SelectField label="Time zone" name="timeZone" defaultValue={initial?.timeZone ?? ''} error={errors.timeZone} hint="Dates on the member's own pages are shown in it">
+          <option value="">The project&apos;s time zone</option>
+          {ZONES.map((z) => (
+            <option key={z} value={z}>
+              {z.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <TextAreaField
         label="Meta (JSON object)"
+        name="meta"
         rows={4}
         value={metaText}
         onChange={(e) => {
@@ -65,16 +80,7 @@ export function MemberForm({
         }}
         error={metaError ?? errors.meta}
       />
-      <div className="flex gap-2">
-        <Button type="submit" busy={busy}>
-          {submitLabel}
-        </Button>
-        {onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      <FormActions submitLabel={submitLabel} busy={busy} dirty={form.dirty} editing={Boolean(initial)} onCancel={onCancel} />
     </form>
   );
 }

@@ -6,14 +6,17 @@ import { useRouter } from 'next/navigation';
 import { useDeferredValue, useState } from 'react';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { MemberForm } from './member-form';
+import { When } from '@/app/_components/when';
 
 const LIMIT = 25;
 
 export function MembersPage() {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const isAdmin = useIsAdmin();
@@ -27,12 +30,12 @@ export function MembersPage() {
     placeholderData: keepPreviousData,
   });
   const create = useMutation(
-    trpc.members.create.mutationOptions({
+    saving(trpc.members.create.mutationOptions({
       onSuccess: async (member) => {
         await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
         router.push(`/members/${member.id}`);
       },
-    }),
+    }), (m) => `${m.name ?? 'Member'} added`, { quietErrors: true }),
   );
   const rows = list.data?.items ?? [];
   const filtered = Boolean(search || role);
@@ -91,12 +94,12 @@ export function MembersPage() {
                     {m.name ?? `Member #${m.id}`}
                   </Link>
                 </Td>
-                <Td>{m.email ?? <span className="text-slate-400">—</span>}</Td>
+                <Td>{m.email ?? <span className="text-slate-500">—</span>}</Td>
                 <Td>
                   <Badge tone={m.role === 'admin' ? 'amber' : 'slate'}>{m.role}</Badge>
                 </Td>
-                <Td className="font-mono text-xs">{m.externalId ?? <span className="text-slate-400">—</span>}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(m.createdAt)}</Td>
+                <Td className="font-mono text-xs">{m.externalId ?? <span className="text-slate-500">—</span>}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={m.createdAt} /></Td>
               </tr>
             ))}
           </Table>

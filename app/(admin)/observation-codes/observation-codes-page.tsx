@@ -6,6 +6,7 @@ import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { checkWith } from '@/app/_components/form-validation';
 import { createObservationCodeInput, OBSERVATION_TYPES, type ObservationCodeDto } from '@/server/services/careplans/schemas';
@@ -60,14 +61,15 @@ function CodeForm({ initial, submitLabel, busy, error, onSubmit, onCancel }: {
 
 export function ObservationCodesPage() {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const isAdmin = useIsAdmin();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const pager = usePager();
   const list = useQuery({ ...trpc.observationCodes.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.observationCodes.list.queryKey() });
-  const create = useMutation(trpc.observationCodes.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
-  const update = useMutation(trpc.observationCodes.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }));
+  const create = useMutation(saving(trpc.observationCodes.create.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }), (c) => `Code “${c.display}” created`, { quietErrors: true }));
+  const update = useMutation(saving(trpc.observationCodes.update.mutationOptions({ onSuccess: async () => (await refresh(), setEditing(null)) }), (c) => `Code “${c.display}” saved`, { quietErrors: true }));
   const editingCode = typeof editing === 'number' ? list.data?.items.find((c) => c.id === editing) : undefined;
 
   return (

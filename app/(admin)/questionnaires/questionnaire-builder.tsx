@@ -7,7 +7,10 @@ import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { checkWith } from '@/app/_components/form-validation';
 import { ObservationCodePicker } from '@/app/_components/pickers';
 import { QuestionnaireForm } from '@/app/_components/questionnaire-form';
+import { sameValue } from '@/app/_components/same-value';
+import { useSaving } from '@/app/_components/saving';
 import { useIsAdmin } from '@/app/_components/staff-context';
+import { useUnsavedChanges } from '@/app/_components/unsaved';
 import { Button, Card, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { codeTypeFor, type Item, type ItemType } from '@/server/services/questionnaires/rules';
@@ -63,11 +66,24 @@ const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Nu
  * pick an earlier item; the observation code picker offers only codes whose type fits. The preview is the
  * members' own form component, conditions included.
  */
-export function QuestionnaireBuilder({ questionnaire }: { questionnaire?: QuestionnaireDto }) {
+export function QuestionnaireBuilder({
+  questionnaire,
+  readOnly = false,
+  asNewVersion = false,
+  onSaved,
+}: {
+  questionnaire?: QuestionnaireDto;
+  /** An old version, shown as it was. */
+  readOnly?: boolean;
+  /** Editing starts from an old version: the only save is as a new version. */
+  asNewVersion?: boolean;
+  onSaved?: (version: number) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
-  const isAdmin = useIsAdmin();
+  const saving = useSaving();
+  const isAdmin = useIsAdmin() && !readOnly;
   const [meta, setMeta] = useState({
     title: questionnaire?.title ?? '',
     slug: questionnaire?.slug ?? '',
@@ -76,21 +92,36 @@ export function QuestionnaireBuilder({ questionnaire }: { questionnaire?: Questi
   });
   const [items, setItems] = useState<EditorItem[]>(() => (questionnaire?.items ?? []).map((i) => ({ ...i, uid: uid() })));
   const [local, setLocal] = useState<Record<string, string>>({});
-  const [saved, setSaved] = useState<string | null>(null);
   const listRef = useRef<HTMLOListElement>(null);
+  const snapshot = () => ({ meta, items: items.map(cleanItem) });
+  // What was last saved (or loaded); unsaved changes are a difference in values.
+  const [baseline, setBaseline] = useState(snapshot);
+  const dirty = isAdmin && (asNewVersion || !sameValue(snapshot(), baseline));
+  useUnsavedChanges(dirty);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.questionnaires.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.questionnaires.versions.queryKey() });
   };
-  const create = useMutation(trpc.questionnaires.create.mutationOptions({ onSuccess: async (q) => (await refresh(), router.push(`/questionnaires/${q.id}`)) }));
+  const create = useMutation(
+    saving(
+      trpc.questionnaires.create.mutationOptions({ onSuccess: async (q) => (setBaseline(snapshot()), await refresh(), router.push(`/questionnaires/${q.id}`)) }),
+      (q) => `Questionnaire “${q.title}” created`,
+      { quietErrors: true },
+    ),
+  );
   const update = useMutation(
-    trpc.questionnaires.update.mutationOptions({
-      onSuccess: async (q) => {
-        await refresh();
-        await queryClient.invalidateQueries({ queryKey: trpc.questionnaires.get.queryKey({ id: q.id }) });
-        setSaved(`Saved as version ${q.version}.`);
-      },
-    }),
+    saving(
+      trpc.questionnaires.update.mutationOptions({
+        onSuccess: async (q) => {
+          setBaseline(snapshot());
+          await refresh();
+          await queryClient.invalidateQueries({ queryKey: trpc.questionnaires.get.queryKey() });
+          onSaved?.(q.version);
+        },
+      }),
+      (q) => `Saved as version ${q.version}`,
+      { quietErrors: true },
+    ),
   );
   const error = create.error ?? update.error;
   const errors = { ...fieldErrorsOf(error), ...local };
@@ -99,7 +130,6 @@ export function QuestionnaireBuilder({ questionnaire }: { questionnaire?: Questi
   const previewItems = useDeferredValue(cleaned);
 
   const setItem = (i: number, patch: Partial<EditorItem>) => {
-    setSaved(null);
     setItems((list) => list.map((x, j) => (j === i ? { ...x, ...patch } : x)));
   };
   const move = (i: number, by: -1 | 1) => {
@@ -116,7 +146,6 @@ export function QuestionnaireBuilder({ questionnaire }: { questionnaire?: Questi
   };
 
   function save(newVersion: boolean) {
-    setSaved(null);
     const body = { title: meta.title.trim(), slug: meta.slug.trim(), description: meta.description.trim() || null, status: meta.status, items: cleaned };
     if (questionnaire) {
       const checked = checkWith(updateQuestionnaireInput, { ...body, ...(newVersion ? { newVersion: true } : {}) });
@@ -178,21 +207,19 @@ export function QuestionnaireBuilder({ questionnaire }: { questionnaire?: Questi
 
         {isAdmin && (
           <div className="sticky bottom-0 z-10 flex flex-wrap items-center gap-3 rounded-lg bg-white/95 px-4 py-3 shadow ring-1 ring-slate-200">
-            <Button busy={busy && !update.variables?.changes.newVersion} onClick={() => save(false)}>
-              {questionnaire ? 'Save changes' : 'Create questionnaire'}
-            </Button>
+            {!asNewVersion && (
+              <Button busy={busy && !update.variables?.changes.newVersion} disabled={busy || (Boolean(questionnaire) && !dirty)} onClick={() => save(false)}>
+                {questionnaire ? 'Save changes' : 'Create questionnaire'}
+              </Button>
+            )}
             {questionnaire && (
-              <Button variant="secondary" busy={busy && Boolean(update.variables?.changes.newVersion)} onClick={() => save(true)}>
+              <Button variant={asNewVersion ? 'primary' : 'secondary'} busy={busy && Boolean(update.variables?.changes.newVersion)} disabled={busy} onClick={() => save(true)}>
                 Save as new version
               </Button>
             )}
-            {saved && (
-              <span role="status" className="text-sm text-emerald-700">
-                {saved}
-              </span>
-            )}
+            {dirty && !busy && <span className="text-sm text-amber-800">Unsaved changes</span>}
             <ErrorNotice error={formErrorOf(error) ?? (Object.keys(local).length > 0 ? { message: 'Please correct the highlighted fields.' } : null)} />
-            {questionnaire && <span className="text-xs text-slate-500">Save changes edits in place while no response uses this version; otherwise it saves a new version.</span>}
+            {questionnaire && !asNewVersion && <span className="text-xs text-slate-600">Save changes edits in place while no response uses this version; otherwise it saves a new version.</span>}
           </div>
         )}
       </div>

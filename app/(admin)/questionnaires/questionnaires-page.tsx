@@ -5,9 +5,10 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, SelectField, Table, Td, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { QUESTIONNAIRE_STATUSES, type QuestionnaireStatus } from '@/server/services/questionnaires/schemas';
+import { When } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 export const STATUS_TONE = { draft: 'slate', active: 'green', retired: 'amber' } as const;
@@ -69,7 +70,7 @@ export function QuestionnairesPage() {
                 </Td>
                 <Td>v{q.version}</Td>
                 <Td className="tabular-nums">{q.items.filter((i) => i.type !== 'display').length}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(q.updatedAt)}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={q.updatedAt} /></Td>
               </tr>
             ))}
           </Table>

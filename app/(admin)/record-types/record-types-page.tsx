@@ -6,16 +6,19 @@ import { useRouter } from 'next/navigation';
 import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, TextField } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { checkWith } from '@/app/_components/form-validation';
 import { createRecordTypeInput } from '@/server/services/records/schemas';
+import { When } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 
 export function RecordTypesPage() {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const isAdmin = useIsAdmin();
@@ -23,12 +26,12 @@ export function RecordTypesPage() {
   const pager = usePager();
   const list = useQuery({ ...trpc.recordTypes.list.queryOptions({ cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const create = useMutation(
-    trpc.recordTypes.create.mutationOptions({
+    saving(trpc.recordTypes.create.mutationOptions({
       onSuccess: async (t) => {
         await queryClient.invalidateQueries({ queryKey: trpc.recordTypes.list.queryKey() });
         router.push(`/record-types/${t.type}`);
       },
-    }),
+    }), (t) => `Record type ${t.type} created`, { quietErrors: true }),
   );
   const [local, setLocal] = useState<Record<string, string>>({});
   const errors = { ...fieldErrorsOf(create.error), ...local };
@@ -106,7 +109,7 @@ export function RecordTypesPage() {
                       </span>
                     </Td>
                   ))}
-                  <Td className="whitespace-nowrap text-slate-500">{formatDate(t.updatedAt)}</Td>
+                  <Td className="whitespace-nowrap text-slate-500"><When at={t.updatedAt} /></Td>
                 </tr>
               );
             })}

@@ -5,21 +5,24 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { parseJsonObject } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, Button, ErrorNotice, Td, TextAreaField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, ErrorNotice, Td, TextAreaField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
+import { When } from '@/app/_components/when';
 
 type Row = { id: number; type: string; memberId: number; fields: Record<string, unknown>; updatedAt: string };
 
 export function RecordRow({ record, memberLabel }: { record: Row; memberLabel: string }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const isAdmin = useIsAdmin();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState('');
   const [jsonError, setJsonError] = useState<string | undefined>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.records.list.queryKey() });
-  const update = useMutation(trpc.records.update.mutationOptions({ onSuccess: async () => { setEditing(false); await refresh(); } }));
-  const remove = useMutation(trpc.records.delete.mutationOptions({ onSuccess: refresh }));
+  const update = useMutation(saving(trpc.records.update.mutationOptions({ onSuccess: async () => { setEditing(false); await refresh(); } }), 'Record saved', { quietErrors: true }));
+  const remove = useMutation(saving(trpc.records.delete.mutationOptions({ onSuccess: refresh }), 'Record deleted'));
 
   return (
     <>
@@ -36,7 +39,7 @@ export function RecordRow({ record, memberLabel }: { record: Row; memberLabel: s
         <Td className="max-w-md truncate font-mono text-xs" >
           <span title={JSON.stringify(record.fields, null, 2)}>{JSON.stringify(record.fields)}</span>
         </Td>
-        <Td className="whitespace-nowrap text-slate-500">{formatDate(record.updatedAt)}</Td>
+        <Td className="whitespace-nowrap text-slate-500"><When at={record.updatedAt} /></Td>
         <Td className="whitespace-nowrap text-right">
           {isAdmin && (
             <span className="flex justify-end gap-1">

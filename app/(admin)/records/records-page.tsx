@@ -7,6 +7,7 @@ import { PagerControls, usePager } from '@/app/_components/pager';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { MemberPicker, memberLabel as labelOfMember, RecordTypeField } from '@/app/_components/pickers';
 import { Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, TextAreaField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { RecordForm } from './record-form';
 import { RecordRow } from './record-row';
@@ -15,6 +16,7 @@ const LIMIT = 25;
 
 export function RecordsPage() {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const isAdmin = useIsAdmin();
   const [type, setType] = useState('');
@@ -36,12 +38,12 @@ export function RecordsPage() {
     placeholderData: keepPreviousData,
   });
   const create = useMutation(
-    trpc.records.create.mutationOptions({
+    saving(trpc.records.create.mutationOptions({
       onSuccess: async () => {
         setCreating(false);
         await queryClient.invalidateQueries({ queryKey: trpc.records.list.queryKey() });
       },
-    }),
+    }), 'Record created', { quietErrors: true }),
   );
 
   const rows = list.data?.items ?? [];

@@ -7,6 +7,9 @@ import { fieldErrorsOf, formErrorOf } from '@/app/_components/errors';
 import { checkWith } from '@/app/_components/form-validation';
 import { useStaff } from '@/app/_components/staff-context';
 import { Button, Card, ErrorNotice, SelectField, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
+import { sameValue } from '@/app/_components/same-value';
+import { useUnsavedChanges } from '@/app/_components/unsaved';
 import { useTRPC } from '@/app/_trpc/client';
 import { createScheduleInput, updateScheduleInput, WEEKDAYS, type ScheduleDto } from '@/server/services/scheduling/schemas';
 
@@ -21,6 +24,7 @@ const ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? Intl.supp
 /** A schedule's settings: weekly hours per day (add windows, copy a day to others), date exceptions, notice, buffer, zone. */
 export function ScheduleEditor({ schedule }: { schedule?: ScheduleDto }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const { timeZone: projectZone } = useStaff();
@@ -35,13 +39,17 @@ export function ScheduleEditor({ schedule }: { schedule?: ScheduleDto }) {
   });
   const [exceptions, setExceptions] = useState<Exception[]>(() => (schedule?.exceptions ?? []).map((e) => ({ date: e.date, closed: e.windows.length === 0, windows: e.windows })));
   const [local, setLocal] = useState<Record<string, string>>({});
-  const [saved, setSaved] = useState<string | null>(null);
+  const snapshot = () => ({ display, timeZone, numbers, active, week, exceptions });
+  // What was last saved (or loaded); leaving with other values asks first.
+  const [baseline, setBaseline] = useState(snapshot);
+  const dirty = !sameValue(snapshot(), baseline);
   const refresh = async () => {
     await queryClient.invalidateQueries({ queryKey: trpc.schedules.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.schedules.slots.queryKey() });
   };
-  const create = useMutation(trpc.schedules.create.mutationOptions({ onSuccess: async (s) => (await refresh(), router.push(`/schedules/${s.id}`)) }));
-  const update = useMutation(trpc.schedules.update.mutationOptions({ onSuccess: async () => (await refresh(), setSaved('Saved.')) }));
+  const create = useMutation(saving(trpc.schedules.create.mutationOptions({ onSuccess: async (s) => (await refresh(), router.push(`/schedules/${s.id}`)) }), (s) => `Schedule “${s.display}” created`, { quietErrors: true }));
+  const update = useMutation(saving(trpc.schedules.update.mutationOptions({ onSuccess: async () => (setBaseline(snapshot()), await refresh()) }), (s) => `Schedule “${s.display}” saved`, { quietErrors: true }));
+  useUnsavedChanges(dirty && !create.isPending && !create.isSuccess);
   const error = create.error ?? update.error;
 
   // The API's flat availability list, in day order; `where` says which day and window each entry came from.
@@ -58,7 +66,6 @@ export function ScheduleEditor({ schedule }: { schedule?: ScheduleDto }) {
   };
 
   function save() {
-    setSaved(null);
     const body = {
       display: display.trim(),
       timeZone,
@@ -75,7 +82,7 @@ export function ScheduleEditor({ schedule }: { schedule?: ScheduleDto }) {
     if (schedule) update.mutate({ id: schedule.id, changes: checked.value });
     else create.mutate(checked.value as Parameters<typeof create.mutate>[0]);
   }
-  const setDay = (day: Day, windows: Win[]) => (setWeek((w) => ({ ...w, [day]: windows })), setSaved(null));
+  const setDay = (day: Day, windows: Win[]) => setWeek((w) => ({ ...w, [day]: windows }));
   const copyTo = (from: Day, to: Day[]) => setWeek((w) => ({ ...w, ...Object.fromEntries(to.map((d) => [d, w[from].map((x) => ({ ...x }))])) }));
 
   return (
@@ -166,14 +173,10 @@ export function ScheduleEditor({ schedule }: { schedule?: ScheduleDto }) {
       </Card>
 
       <div className="sticky bottom-0 z-10 flex flex-wrap items-center gap-3 rounded-lg bg-white/95 px-4 py-3 shadow ring-1 ring-slate-200">
-        <Button busy={create.isPending || update.isPending} onClick={save}>
+        <Button busy={create.isPending || update.isPending} disabled={create.isPending || update.isPending || (Boolean(schedule) && !dirty)} onClick={save}>
           {schedule ? 'Save changes' : 'Create schedule'}
         </Button>
-        {saved && (
-          <span role="status" className="text-sm text-emerald-700">
-            {saved}
-          </span>
-        )}
+        {schedule && dirty && !update.isPending && <span className="text-sm text-amber-800">Unsaved changes</span>}
         <ErrorNotice error={formErrorOf(error) ?? (Object.keys(local).length > 0 ? { message: 'Please correct the highlighted fields.' } : null)} />
       </div>
     </div>

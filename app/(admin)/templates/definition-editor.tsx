@@ -15,6 +15,9 @@ import type { reminderSchema } from '@/server/services/activities/schemas';
 import { createDefinitionInput, updateDefinitionInput, type actionSchema, type inputBodySchema } from '@/server/services/careplans/schemas';
 import { ACTIVITY_KINDS } from '@/server/services/activities/schemas';
 import { checkWith } from '@/app/_components/form-validation';
+import { sameValue } from '@/app/_components/same-value';
+import { useSaving } from '@/app/_components/saving';
+import { useUnsavedChanges } from '@/app/_components/unsaved';
 import type { z } from 'zod';
 
 type Unit = OffsetUnit;
@@ -64,43 +67,59 @@ export function DefinitionEditor({
   initial,
   definitionId,
   onSaved,
+  readOnly = false,
+  asNewVersion = false,
 }: {
   initial: EditorValue;
   definitionId?: number;
-  onSaved?: () => void;
+  onSaved?: (version: number) => void;
+  /** An old version, shown as it was: nothing can be changed. */
+  readOnly?: boolean;
+  /** Editing starts from an old version: the only save is as a new version. */
+  asNewVersion?: boolean;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
-  const isAdmin = useIsAdmin();
+  const saving = useSaving();
+  const canEdit = useIsAdmin() && !readOnly;
   const { timeZone } = useStaff();
   const [value, setValue] = useState<EditorValue>(initial);
+  // What was last saved (or loaded): unsaved changes are the difference in values, not in JSON text.
+  const [baseline, setBaseline] = useState<EditorValue>(initial);
+  const dirty = canEdit && (asNewVersion || !sameValue(value, baseline));
+  useUnsavedChanges(dirty);
   const [samples, setSamples] = useState<Record<string, string>>({});
-  const [saved, setSaved] = useState<string | null>(null);
   const anyDateCode = useQuery(trpc.observationCodes.list.queryOptions({ type: 'date', limit: 1 }));
   const schedules = useQuery(trpc.schedules.list.queryOptions({ limit: 200 }));
   const hasDateCodes = (anyDateCode.data?.items.length ?? 1) > 0;
-  const after = async (message: string) => {
-    await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
-    setSaved(message);
-    onSaved?.();
-  };
   const create = useMutation(
-    trpc.definitions.create.mutationOptions({
-      onSuccess: async (d) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
-        router.push(`/templates/${d.id}`);
-      },
-    }),
+    saving(
+      trpc.definitions.create.mutationOptions({
+        onSuccess: async (d) => {
+          setBaseline(value);
+          await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
+          router.push(`/templates/${d.id}`);
+        },
+      }),
+      (d) => `Template “${d.title}” created`,
+      { quietErrors: true },
+    ),
   );
   const update = useMutation(
-    trpc.definitions.update.mutationOptions({
-      onSuccess: async (d) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.definitions.get.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.definitions.versions.queryKey() });
-        await after(`Saved as version ${d.version}.`);
-      },
-    }),
+    saving(
+      trpc.definitions.update.mutationOptions({
+        onSuccess: async (d) => {
+          setBaseline(value);
+          await queryClient.invalidateQueries({ queryKey: trpc.definitions.list.queryKey() });
+          await queryClient.invalidateQueries({ queryKey: trpc.definitions.get.queryKey() });
+          await queryClient.invalidateQueries({ queryKey: trpc.definitions.versions.queryKey() });
+          onSaved?.(d.version);
+        },
+      }),
+      (d) => `Saved as version ${d.version}`,
+      { quietErrors: true },
+    ),
   );
   const mutationError = create.error ?? update.error;
   const [local, setLocal] = useState<Record<string, string>>({});
@@ -128,7 +147,6 @@ export function DefinitionEditor({
     })),
   };
   const save = (newVersion: boolean) => {
-    setSaved(null);
     // The API's own rules first (keys, offsets, inputs named by actions), shown where they apply.
     if (definitionId) {
       const checked = checkWith(updateDefinitionInput, { ...body, ...(newVersion ? { newVersion: true } : {}) });
@@ -143,17 +161,19 @@ export function DefinitionEditor({
 
   return (
     <div className="space-y-6">
+      <fieldset disabled={!canEdit} className="min-w-0 space-y-6">
+        <legend className="sr-only">{readOnly ? 'This version, read only' : 'Template'}</legend>
       <Card title="Template">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="Title" value={value.title} onChange={(e) => setValue({ ...value, title: e.target.value })} error={errors.title} disabled={!isAdmin} />
-          <TextField label="Slug" value={value.slug} onChange={(e) => setValue({ ...value, slug: e.target.value })} error={errors.slug} disabled={!isAdmin} hint="Lower-case letters, digits and -" />
+          <TextField label="Title" value={value.title} onChange={(e) => setValue({ ...value, title: e.target.value })} error={errors.title} />
+          <TextField label="Slug" value={value.slug} onChange={(e) => setValue({ ...value, slug: e.target.value })} error={errors.slug} hint="Lower-case letters, digits and -" />
         </div>
       </Card>
 
       <Card
         title="Inputs (reference dates)"
         actions={
-          isAdmin && (
+          canEdit && (
             <Button variant="secondary" onClick={() => setValue({ ...value, inputs: [...value.inputs, { key: '', observationCodeId: 0 }] })}>
               Add input
             </Button>
@@ -176,7 +196,7 @@ export function DefinitionEditor({
                 onChange={(o) => setInput(i, { observationCodeId: o?.id ?? 0, codeLabel: o?.label })}
                 error={errors[`inputs.${i}.observationCodeId`]}
               />
-              {isAdmin && (
+              {canEdit && (
                 <Button variant="ghost" aria-label={`Remove input ${i + 1}`} onClick={() => setValue({ ...value, inputs: value.inputs.filter((_, j) => j !== i) })}>
                   Remove
                 </Button>
@@ -189,7 +209,7 @@ export function DefinitionEditor({
       <Card
         title="Actions"
         actions={
-          isAdmin && (
+          canEdit && (
             <Button
               variant="secondary"
               onClick={() =>
@@ -331,7 +351,7 @@ export function DefinitionEditor({
                       Add reminder
                     </Button>
                   </div>
-                  {isAdmin && (
+                  {canEdit && (
                     <Button variant="ghost" className="ml-auto text-red-700" aria-label={`Remove action ${i + 1}`} onClick={() => setValue({ ...value, actions: value.actions.filter((_, j) => j !== i) })}>
                       Remove action
                     </Button>
@@ -343,23 +363,24 @@ export function DefinitionEditor({
         </ol>
       </Card>
 
-      {isAdmin && (
+      </fieldset>
+      {canEdit && (
         <div className="sticky bottom-0 z-10 -mx-2 flex flex-wrap items-center gap-3 rounded-lg bg-white/95 px-4 py-3 shadow ring-1 ring-slate-200">
-          <Button busy={busy && !update.variables?.changes.newVersion} onClick={() => save(false)}>
-            {definitionId ? 'Save changes' : 'Create template'}
-          </Button>
+          {!asNewVersion && (
+            <Button busy={busy && !update.variables?.changes.newVersion} disabled={busy || (Boolean(definitionId) && !dirty)} onClick={() => save(false)}>
+              {definitionId ? 'Save changes' : 'Create template'}
+            </Button>
+          )}
           {definitionId && (
-            <Button variant="secondary" busy={busy && Boolean(update.variables?.changes.newVersion)} onClick={() => save(true)}>
+            <Button variant={asNewVersion ? 'primary' : 'secondary'} busy={busy && Boolean(update.variables?.changes.newVersion)} disabled={busy} onClick={() => save(true)}>
               Save as new version
             </Button>
           )}
-          {saved && (
-            <span role="status" className="text-sm text-emerald-700">
-              {saved}
-            </span>
-          )}
+          {dirty && !busy && <span className="text-sm text-amber-800">Unsaved changes</span>}
           <ErrorNotice error={formErrorOf(mutationError)} />
-          {definitionId && <span className="ml-auto text-xs text-slate-500">Save changes edits in place while no care plan uses this version; otherwise it saves a new version.</span>}
+          {definitionId && !asNewVersion && (
+            <span className="text-xs text-slate-600 sm:ml-auto">Save changes edits in place while no care plan uses this version; otherwise it saves a new version.</span>
+          )}
         </div>
       )}
 

@@ -3,9 +3,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { EmptyState, ErrorNotice, Loading, PageHeader, Table, Td } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { useTRPC } from '@/app/_trpc/client';
+import { When } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 
@@ -43,7 +44,7 @@ export function DefinitionsPage() {
                 <Td>v{t.version}</Td>
                 <Td>{t.inputs?.map((i) => i.key).join(', ') || '—'}</Td>
                 <Td className="tabular-nums">{t.actions.length}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(t.updatedAt)}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={t.updatedAt} /></Td>
               </tr>
             ))}
           </Table>

@@ -4,10 +4,36 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Badge, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td } from '@/app/_components/ui';
 import { PagerControls, usePager } from '@/app/_components/pager';
+import { elapsed } from '@/app/_components/dates';
+import { When, useDates } from '@/app/_components/when';
 import { useTRPC } from '@/app/_trpc/client';
-import { STRATEGIES } from '@/server/services/webhooks/schemas';
+import { STRATEGIES, type WebhookHealth } from '@/server/services/webhooks/schemas';
 
 const PAGE_SIZE = 25;
+
+/**
+ * A webhook's state in one word: disabled (and why), failing (since when), healthy, or not called yet.
+ * A failing webhook is never shown as a green "enabled".
+ */
+export function HealthBadge({ webhook }: { webhook: { enabled: boolean; disabledReason: string | null; health: WebhookHealth } }) {
+  const dates = useDates();
+  if (!webhook.enabled) {
+    return (
+      <span title={webhook.disabledReason ?? undefined}>
+        <Badge tone="red">Disabled</Badge>
+      </span>
+    );
+  }
+  if (webhook.health.failingSince) {
+    return (
+      <span title={`Failing since ${dates.dateTime(webhook.health.failingSince)}`}>
+        <Badge tone="amber">{`Failing for ${elapsed(webhook.health.failingSince)}`}</Badge>
+      </span>
+    );
+  }
+  if (!webhook.health.lastDeliveryAt) return <Badge>No calls yet</Badge>;
+  return <Badge tone="green">Healthy</Badge>;
+}
 
 export function WebhooksPage() {
   const trpc = useTRPC();
@@ -20,11 +46,7 @@ export function WebhooksPage() {
   );
   return (
     <>
-      <PageHeader
-        title="Webhooks"
-        description="Calls to integrations when events happen: after an operation, instead of it (handle), or before it."
-        actions={newButton}
-      />
+      <PageHeader title="Webhooks" description="Calls to integrations when events happen: after an operation, instead of it (handle), or before it." actions={newButton} />
       <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
       {list.isPending ? (
         <Loading label="Loading webhooks…" />
@@ -34,34 +56,48 @@ export function WebhooksPage() {
         </EmptyState>
       ) : (
         list.data && (
-          <Table caption="Webhooks" head={['Name', 'URL', 'Events', 'Status']}>
+          <Table caption="Webhooks" head={['Name', 'Events', 'Health', 'Last delivery', 'Delivered (24 h)']}>
             {list.data.items.map((w) => {
               const byStrategy = (s: string) => w.triggers.filter((t) => t.strategy === s).length;
+              const rate = w.health.successRate24h;
               return (
                 <tr key={w.id} className="hover:bg-slate-50">
                   <Td>
-                    <Link href={`/webhooks/${w.id}`} className="font-medium text-brand-700 hover:underline">
+                    <Link href={`/webhooks/${w.id}`} className="font-medium text-brand-700">
                       {w.display}
                     </Link>
-                  </Td>
-                  <Td className="max-w-xs truncate font-mono text-xs">{w.url}</Td>
-                  <Td>
-                    <span className="flex flex-wrap gap-1">
-                      {STRATEGIES
-                        .filter((s) => byStrategy(s) > 0)
-                        .map((s) => (
-                          <Badge key={s} tone={s === 'after' ? 'slate' : 'brand'}>
-                            {byStrategy(s)} {s}
-                          </Badge>
-                        ))}
+                    <span className="block max-w-xs truncate font-mono text-xs text-slate-600" title={w.url}>
+                      {w.url}
                     </span>
                   </Td>
                   <Td>
-                    {w.enabled ? (
-                      <Badge tone="green">enabled</Badge>
+                    <span className="flex flex-wrap gap-1">
+                      {STRATEGIES.filter((s) => byStrategy(s) > 0).map((s) => (
+                        <Badge key={s} tone={s === 'after' ? 'slate' : 'brand'}>
+                          {byStrategy(s)} {s}
+                        </Badge>
+                      ))}
+                    </span>
+                  </Td>
+                  <Td>
+                    <HealthBadge webhook={w} />
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {w.health.lastDeliveryAt ? (
+                      <>
+                        <When at={w.health.lastDeliveryAt} />
+                        <span className="block text-xs text-slate-600">{w.health.lastDeliveryStatus}</span>
+                      </>
                     ) : (
-                      <span title={w.disabledReason ?? undefined}>
-                        <Badge tone="red">disabled</Badge>
+                      <span className="text-slate-600">—</span>
+                    )}
+                  </Td>
+                  <Td className="whitespace-nowrap">
+                    {rate === null ? (
+                      <span className="text-slate-600">—</span>
+                    ) : (
+                      <span className={rate < 0.9 ? 'font-medium text-red-700' : 'text-slate-800'}>
+                        {Math.round(rate * 100)} % <span className="font-normal text-slate-600">of {w.health.deliveries24h}</span>
                       </span>
                     )}
                   </Td>

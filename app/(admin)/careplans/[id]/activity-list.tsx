@@ -3,10 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ActivityStatus, relativeTime } from '@/app/_components/activity-status';
-import { Badge, Button, ErrorNotice, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, Button, ErrorNotice, Table, Td } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/root';
+import { When } from '@/app/_components/when';
 
 type TimelineActivity = inferRouterOutputs<AppRouter>['activities']['timeline'][number];
 
@@ -50,7 +52,7 @@ function BookedAppointment({ id }: { id: number }) {
   if (!appointment.data) return null;
   return (
     <Link href={`/schedules/${appointment.data.scheduleId}`} className="text-sm font-medium text-brand-700 hover:underline">
-      Booked {formatDate(appointment.data.start)} ({appointment.data.status})
+      Booked <When at={appointment.data.start} /> ({appointment.data.status})
     </Link>
   );
 }
@@ -61,7 +63,7 @@ function nextStep(a: TimelineActivity): string {
     const parts = [a.pendingReminders[0] && `reminder ${relativeTime(a.pendingReminders[0])}`, a.endAt && `expires ${relativeTime(a.endAt)}`].filter(Boolean);
     return parts.length > 0 ? parts.join(' · ') : 'open until completed';
   }
-  if (a.status === 'completed' && a.completedAt) return `completed ${formatDate(a.completedAt)}`;
+  if (a.status === 'completed' && a.completedAt) return `completed ${relativeTime(a.completedAt)}`;
   if (a.status === 'expired') return a.endAt ? `expired ${relativeTime(a.endAt)}, not completed` : 'expired, not completed';
   return `cancelled ${relativeTime(a.updatedAt)}`;
 }
@@ -69,11 +71,12 @@ function nextStep(a: TimelineActivity): string {
 /** The care plan's activities as a table: live status, what happens next, and complete/cancel for open ones. */
 export function ActivityList({ careplanId, activities, editable }: { careplanId: number; activities: TimelineActivity[]; editable: boolean }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const update = useMutation(
-    trpc.activities.update.mutationOptions({
+    saving(trpc.activities.update.mutationOptions({
       onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId }) }),
-    }),
+    }), (a) => `${a.display} ${a.status}`),
   );
   return (
     <>
@@ -91,7 +94,7 @@ export function ActivityList({ careplanId, activities, editable }: { careplanId:
               <Td>
                 <ActivityStatus status={a.status} />
               </Td>
-              <Td className="whitespace-nowrap">{formatDate(a.activateAt)}</Td>
+              <Td className="whitespace-nowrap"><When at={a.activateAt} /></Td>
               <Td className="text-slate-600">{nextStep(a)}</Td>
               <Td className="tabular-nums">{a.pendingReminders.length}</Td>
               <Td className="whitespace-nowrap text-right">

@@ -5,12 +5,16 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { fieldErrorsOf } from '@/app/_components/errors';
 import { Timeline, type TimelineItem } from '@/app/_components/timeline';
-import { Badge, Button, Card, ErrorNotice, Loading, PageHeader, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, ErrorNotice, Loading, PageHeader } from '@/app/_components/ui';
 import { TZDate } from '@date-fns/tz';
 import { useStaff } from '@/app/_components/staff-context';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { CAREPLAN_TONE } from '@/app/_components/activity-status';
 import { ActivityList, KIND_NAME } from './activity-list';
+import { When } from '@/app/_components/when';
+import { day } from '@/app/_components/dates';
+import { History } from '@/app/_components/history';
 
 /** When an open activity next changes on its own: its start, its next reminder or its end. */
 function soonestChange(a: { status: string; activateAt: string; endAt: string | null; pendingReminders: string[] }): number {
@@ -24,6 +28,7 @@ type Input = { id: number; key: string; observationCode?: { display: string } };
 
 function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: number; parameter: Parameter; input?: Input; disabled: boolean }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const current = parameter.observation?.value ?? '';
   const [value, setValue] = useState(current);
@@ -32,7 +37,7 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
       queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id: careplanId }) }),
       queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId }) }),
     ]);
-  const save = useMutation(trpc.careplans.patchParameter.mutationOptions({ onSuccess: refresh }));
+  const save = useMutation(saving(trpc.careplans.patchParameter.mutationOptions({ onSuccess: refresh }), (p) => (p.observation ? `Date set to ${day(p.observation.value)}` : 'Date cleared')));
   const label = input?.observationCode?.display ?? input?.key ?? `Input ${parameter.inputId}`;
   const error = fieldErrorsOf(save.error)['observation.value'] ?? (save.error && !fieldErrorsOf(save.error)['observation.value'] ? save.error.message : undefined);
   return (
@@ -41,7 +46,7 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
         <label htmlFor={`param-${parameter.id}`} className="block text-sm font-medium text-slate-700">
           {label}
         </label>
-        <p className="text-xs text-slate-500">{current ? `Set to ${current}` : 'Empty: activities anchored on it are not created yet'}</p>
+        <p className="text-xs text-slate-600">{current ? `Set to ${day(current)}` : 'Not set: activities anchored on it are not created yet'}</p>
       </div>
       <input
         id={`param-${parameter.id}`}
@@ -66,13 +71,13 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
           disabled={disabled}
           busy={save.isPending && save.variables?.changes.observationId === null}
           onClick={() => {
-            if (window.confirm(`Empty ${label}? Open activities anchored on it are cancelled.`)) {
+            if (window.confirm(`Clear ${label}? Open activities anchored on it are cancelled.`)) {
               setValue('');
               save.mutate({ id: parameter.id, changes: { observationId: null } });
             }
           }}
         >
-          Empty
+          Clear date
         </Button>
       )}
       {error && (
@@ -86,6 +91,7 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
 
 export function CareplanDetail({ id }: { id: number }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const { timeZone } = useStaff();
   // Statuses change with time (issue: timed transitions): keep the page live.
@@ -101,13 +107,13 @@ export function CareplanDetail({ id }: { id: number }) {
   });
   const member = useQuery({ ...trpc.members.get.queryOptions({ id: careplan.data?.subjectId ?? 0 }), enabled: Boolean(careplan.data) });
   const update = useMutation(
-    trpc.careplans.update.mutationOptions({
+    saving(trpc.careplans.update.mutationOptions({
       onSuccess: () =>
         Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.careplans.get.queryKey({ id }) }),
           queryClient.invalidateQueries({ queryKey: trpc.activities.timeline.queryKey({ careplanId: id }) }),
         ]),
-    }),
+    }), (c) => (c.status === 'ongoing' ? 'Care plan saved' : `Care plan ${c.status}`)),
   );
 
   if (careplan.isPending) return <Loading label="Loading care plan…" />;
@@ -144,7 +150,7 @@ export function CareplanDetail({ id }: { id: number }) {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/careplans" className="text-brand-700 hover:underline">
+        <Link href="/careplans" className="text-brand-700">
           ← All care plans
         </Link>
       </p>
@@ -153,10 +159,10 @@ export function CareplanDetail({ id }: { id: number }) {
         description={
           <>
             <Badge tone={CAREPLAN_TONE[c.status]}>{c.status}</Badge> · for{' '}
-            <Link href={`/members/${c.subjectId}`} className="text-brand-700 hover:underline">
+            <Link href={`/members/${c.subjectId}`} className="text-brand-700">
               {member.data?.name ?? member.data?.email ?? `member #${c.subjectId}`}
             </Link>{' '}
-            · template <span className="font-mono text-xs">{c.slug}</span> version {c.version} · started {formatDate(c.createdAt)}
+            · template <span className="font-mono text-xs">{c.slug}</span> version {c.version} · started <When at={c.createdAt} style="day" />
           </>
         }
         actions={
@@ -178,10 +184,9 @@ export function CareplanDetail({ id }: { id: number }) {
           )
         }
       />
-      <ErrorNotice error={update.error} />
       <Card title="Reference dates" className="mb-6">
         {(c.parameters ?? []).length === 0 ? (
-          <p className="text-sm text-slate-500">This template has no inputs: every activity is scheduled from the care plan&apos;s start.</p>
+          <p className="text-sm text-slate-600">This template has no inputs: every activity is scheduled from the care plan&apos;s start.</p>
         ) : (
           <ul className="divide-y divide-slate-100" aria-label="Reference dates">
             {(c.parameters ?? []).map((p) => (
@@ -195,7 +200,7 @@ export function CareplanDetail({ id }: { id: number }) {
       {timeline.isPending ? (
         <Loading label="Loading activities…" />
       ) : items.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-500">
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-8 text-center text-sm text-slate-600">
           No activities yet. Set a reference date to schedule the activities anchored on it.
         </p>
       ) : (
@@ -205,6 +210,9 @@ export function CareplanDetail({ id }: { id: number }) {
           <ActivityList careplanId={id} activities={activities} editable={ongoing} />
         </>
       )}
+      <div className="mt-8">
+        <History resource="careplan" resourceId={id} />
+      </div>
     </>
   );
 }

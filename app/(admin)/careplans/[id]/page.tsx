@@ -1,11 +1,23 @@
-import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { getCaller } from '@/app/_trpc/server';
+import { idFrom, loadOrNotFound } from '@/app/_trpc/load';
 import { CareplanDetail } from './careplan-detail';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Care plan' };
 
-export default async function Page({ params }: { params: Promise<{ id: string }> }) {
-  const id = Number((await params).id);
-  if (!Number.isInteger(id) || id <= 0) notFound();
+type Props = { params: Promise<{ id: string }> };
+const load = cache(async (id: number) => {
+  const caller = await getCaller();
+  return loadOrNotFound(() => caller.careplans.get({ id }));
+});
+
+export async function generateMetadata({ params }: Props) {
+  const a = await load(idFrom((await params).id));
+  return { title: a ? a.title : 'Care plan' };
+}
+
+export default async function Page({ params }: Props) {
+  const id = idFrom((await params).id);
+  await load(id);
   return <CareplanDetail id={id} />;
 }

@@ -4,8 +4,10 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import Link from 'next/link';
 import { useState } from 'react';
 import { SlotPicker } from '@/app/_components/slot-picker';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, SelectField, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, SelectField, Table, Td } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
+import { When } from '@/app/_components/when';
 
 const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 export const APPOINTMENT_TONE = { booked: 'brand', cancelled: 'slate', fulfilled: 'green', noshow: 'amber' } as const;
@@ -13,6 +15,7 @@ export const APPOINTMENT_TONE = { booked: 'brand', cancelled: 'slate', fulfilled
 /** A member's appointments (upcoming first) and visits, and booking a consultation for them. */
 export function MemberAppointments({ memberId, activityId, scheduleId: fixedSchedule }: { memberId: number; activityId?: number; scheduleId?: number }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   // Opened from a care plan's appointment activity: book for that activity (and its schedule, when it names one).
   const [booking, setBooking] = useState(Boolean(activityId));
@@ -27,7 +30,7 @@ export function MemberAppointments({ memberId, activityId, scheduleId: fixedSche
     await queryClient.invalidateQueries({ queryKey: trpc.appointments.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.schedules.slots.queryKey() });
   };
-  const book = useMutation(trpc.appointments.create.mutationOptions({ onSuccess: async () => (await refresh(), setBooking(false), setForActivity(undefined)) }));
+  const book = useMutation(saving(trpc.appointments.create.mutationOptions({ onSuccess: async () => (await refresh(), setBooking(false), setForActivity(undefined)) }), 'Appointment booked', { quietErrors: true }));
   const scheduleName = (id: number) => schedules.data?.items.find((s) => s.id === id)?.display ?? `Schedule #${id}`;
   const now = Date.now();
   const sorted = [...(appointments.data?.items ?? [])].sort((a, b) => {
@@ -69,7 +72,7 @@ export function MemberAppointments({ memberId, activityId, scheduleId: fixedSche
         <Table caption="Appointments of this member" head={['When', 'Schedule', 'Title', 'Status']}>
           {sorted.map((a) => (
             <tr key={a.id}>
-              <Td className="whitespace-nowrap">{formatDate(a.start)}</Td>
+              <Td className="whitespace-nowrap"><When at={a.start} /></Td>
               <Td>
                 <Link href={`/schedules/${a.scheduleId}`} className="text-brand-700 hover:underline">
                   {scheduleName(a.scheduleId)}
@@ -94,7 +97,7 @@ export function MemberAppointments({ memberId, activityId, scheduleId: fixedSche
         <Table caption="Visits of this member" head={['Started', 'Status', 'Note']}>
           {encounters.data.items.map((e) => (
             <tr key={e.id}>
-              <Td className="whitespace-nowrap">{formatDate(e.start)}</Td>
+              <Td className="whitespace-nowrap"><When at={e.start} /></Td>
               <Td>
                 <Badge tone={e.status === 'finished' ? 'green' : e.status === 'cancelled' ? 'slate' : 'amber'}>{e.status}</Badge>
               </Td>

@@ -8,12 +8,15 @@ import { PagerControls, usePager } from '@/app/_components/pager';
 import { SecretOnce } from '@/app/_components/secret-once';
 import { CAREPLAN_TONE } from '@/app/_components/activity-status';
 import { useIsAdmin } from '@/app/_components/staff-context';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, Table, Td } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { MemberForm } from '../member-form';
 import { MemberNotifications } from './member-notifications';
 import { MemberResponses } from './member-responses';
 import { MemberAppointments } from './member-appointments';
+import { When } from '@/app/_components/when';
+import { History } from '@/app/_components/history';
+import { useSaving } from '@/app/_components/saving';
 
 export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; bookActivity?: number; bookSchedule?: number }) {
   const trpc = useTRPC();
@@ -25,25 +28,32 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
   const planPager = usePager();
   const records = useQuery({ ...trpc.members.records.queryOptions({ id, cursor: recordPager.cursor, limit: 25 }), placeholderData: keepPreviousData });
   const plans = useQuery({ ...trpc.careplans.list.queryOptions({ subjectId: id, limit: 25, cursor: planPager.cursor }), placeholderData: keepPreviousData });
-  const [saved, setSaved] = useState(false);
+  const saving = useSaving();
   const [token, setToken] = useState<string | null>(null);
   const update = useMutation(
-    trpc.members.update.mutationOptions({
-      onSuccess: async (m) => {
-        queryClient.setQueryData(trpc.members.get.queryKey({ id }), m);
-        await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
-        setSaved(true);
-      },
-    }),
+    saving(
+      trpc.members.update.mutationOptions({
+        onSuccess: async (m) => {
+          queryClient.setQueryData(trpc.members.get.queryKey({ id }), m);
+          await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+          await queryClient.invalidateQueries({ queryKey: trpc.audit.list.queryKey() });
+        },
+      }),
+      'Member saved',
+      { quietErrors: true },
+    ),
   );
-  const issue = useMutation(trpc.members.issueToken.mutationOptions({ onSuccess: (r) => setToken(r.token) }));
+  const issue = useMutation(saving(trpc.members.issueToken.mutationOptions({ onSuccess: (r) => setToken(r.token) }), 'Member token issued'));
   const remove = useMutation(
-    trpc.members.delete.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
-        router.push('/members');
-      },
-    }),
+    saving(
+      trpc.members.delete.mutationOptions({
+        onSuccess: async () => {
+          await queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+          router.push('/members');
+        },
+      }),
+      (m) => `${m.name ?? `Member ${m.id}`} deleted`,
+    ),
   );
 
   if (member.isPending) return <Loading label="Loading member…" />;
@@ -53,7 +63,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
         <PageHeader title="Member" />
         <ErrorNotice error={member.error} onRetry={() => void member.refetch()} />
         <p className="mt-4 text-sm">
-          <Link href="/members" className="text-brand-700 hover:underline">
+          <Link href="/members" className="text-brand-700">
             ← All members
           </Link>
         </p>
@@ -64,15 +74,16 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/members" className="text-brand-700 hover:underline">
+        <Link href="/members" className="text-brand-700">
           ← All members
         </Link>
       </p>
       <PageHeader
-        title={m.name ?? `Member #${m.id}`}
+        title={m.name ?? m.email ?? `Member ${m.id}`}
         description={
           <>
-            Member #{m.id} · <Badge tone={m.role === 'admin' ? 'amber' : 'slate'}>{m.role}</Badge> · created {formatDate(m.createdAt)}
+            Member {m.id} · role <Badge tone={m.role === 'admin' ? 'amber' : 'slate'}>{m.role}</Badge> · added <When at={m.createdAt} style="day" />
+            {m.timeZone && <> · reads times in {m.timeZone}</>}
           </>
         }
         actions={
@@ -89,35 +100,19 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
           )
         }
       />
-      <ErrorNotice error={remove.error} />
       <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
         <Card title="Details">
           {isAdmin ? (
-            <>
-              {saved && !update.isPending && !update.error && (
-                <p role="status" className="mb-3 text-sm text-emerald-700">
-                  Saved.
-                </p>
-              )}
-              <MemberForm
-                key={m.updatedAt}
-                initial={m}
-                submitLabel="Save changes"
-                busy={update.isPending}
-                error={update.error}
-                onSubmit={(changes) => {
-                  setSaved(false);
-                  update.mutate({ id, changes });
-                }}
-              />
-            </>
+            <MemberForm key={m.updatedAt} initial={m} submitLabel="Save changes" busy={update.isPending} error={update.error} onSubmit={(changes) => update.mutate({ id, changes })} />
           ) : (
             <dl className="grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
-              <dt className="text-slate-500">Email</dt>
+              <dt className="text-slate-600">Email</dt>
               <dd>{m.email ?? '—'}</dd>
-              <dt className="text-slate-500">External ID</dt>
+              <dt className="text-slate-600">External ID</dt>
               <dd>{m.externalId ?? '—'}</dd>
-              <dt className="text-slate-500">Meta</dt>
+              <dt className="text-slate-600">Time zone</dt>
+              <dd>{m.timeZone ?? "The project's"}</dd>
+              <dt className="text-slate-600">Meta</dt>
               <dd>
                 <pre className="text-xs">{JSON.stringify(m.meta, null, 2)}</pre>
               </dd>
@@ -142,7 +137,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
       </div>
       <div className="mb-3 mt-8 flex items-center justify-between">
         <h2 className="text-lg font-semibold text-slate-900">Care plans</h2>
-        <Link href={`/careplans?member=${id}`} className="text-sm text-brand-700 hover:underline">
+        <Link href={`/careplans?member=${id}`} className="text-sm text-brand-700">
           Enrol in a care plan
         </Link>
       </div>
@@ -157,7 +152,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
           {plans.data.items.map((c) => (
             <tr key={c.id}>
               <Td>
-                <Link href={`/careplans/${c.id}`} className="font-medium text-brand-700 hover:underline">
+                <Link href={`/careplans/${c.id}`} className="font-medium text-brand-700">
                   {c.title}
                 </Link>
               </Td>
@@ -167,7 +162,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
               <Td>
                 <Badge tone={CAREPLAN_TONE[c.status]}>{c.status}</Badge>
               </Td>
-              <Td className="whitespace-nowrap text-slate-500">{formatDate(c.createdAt)}</Td>
+              <Td className="whitespace-nowrap text-slate-600"><When at={c.createdAt} /></Td>
             </tr>
           ))}
         </Table>
@@ -191,12 +186,15 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
                 <Badge tone="brand">{r.type}</Badge>
               </Td>
               <Td className="font-mono text-xs">{JSON.stringify(r.fields)}</Td>
-              <Td className="whitespace-nowrap text-slate-500">{formatDate(r.updatedAt)}</Td>
+              <Td className="whitespace-nowrap text-slate-600"><When at={r.updatedAt} /></Td>
             </tr>
           ))}
         </Table>
       )}
       <PagerControls pager={recordPager} next={records.data?.next} />
+      <div className="mt-8">
+        <History resource="member" resourceId={id} />
+      </div>
     </>
   );
 }

@@ -1,9 +1,10 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { relativeTime } from '@/app/_components/activity-status';
-import { Badge, EmptyState, ErrorNotice, Loading, Table, Td, formatDate } from '@/app/_components/ui';
+
+import { Badge, EmptyState, ErrorNotice, Loading, Table, Td } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
+import { When } from '@/app/_components/when';
 
 const STATUS_TONE = { pending: 'amber', sent: 'green', suppressed: 'slate' } as const;
 const STATUS_HINT = {
@@ -40,9 +41,9 @@ export function MemberNotifications({ memberId }: { memberId: number }) {
               </Td>
               <Td className="text-slate-600">{n.medium ? [n.medium].flat().join(', ') : 'in app'}</Td>
               <Td className="whitespace-nowrap text-slate-500" >
-                <span title={formatDate(n.createdAt)}>{relativeTime(n.createdAt)}</span>
+                <When at={n.createdAt} />
               </Td>
-              <Td className="whitespace-nowrap text-slate-500">{n.readAt ? formatDate(n.readAt) : 'unread'}</Td>
+              <Td className="whitespace-nowrap text-slate-500">{n.readAt ? <When at={n.readAt} /> : 'unread'}</Td>
             </tr>
           ))}
         </Table>

@@ -3,9 +3,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { PagerControls, usePager } from '@/app/_components/pager';
-import { Badge, EmptyState, ErrorNotice, Loading, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, EmptyState, ErrorNotice, Loading, Table, Td } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { RESPONSE_LABEL, RESPONSE_TONE } from '../../questionnaires/[id]/responses-table';
+import { When } from '@/app/_components/when';
 
 /** A member's questionnaire responses; each opens to its answers. Coordinators can enter one on paper's behalf. */
 export function MemberResponses({ memberId }: { memberId: number }) {
@@ -38,7 +39,7 @@ export function MemberResponses({ memberId }: { memberId: number }) {
                 <Badge tone={RESPONSE_TONE[r.status]}>{RESPONSE_LABEL[r.status]}</Badge>
               </Td>
               <Td>v{r.questionnaireVersion}</Td>
-              <Td className="whitespace-nowrap text-slate-500">{formatDate(r.authoredAt)}</Td>
+              <Td className="whitespace-nowrap text-slate-500"><When at={r.authoredAt} /></Td>
               <Td className="text-right">
                 <Link href={`/responses/${r.id}`} className="text-brand-700 hover:underline" aria-label={`Open the ${titleOf(r.questionnaireId)} response`}>
                   Open

@@ -6,9 +6,10 @@ import { useState } from 'react';
 import { responsesCsv } from '@/app/_components/answers';
 import { PagerControls, usePager } from '@/app/_components/pager';
 import { MemberPicker, memberLabel } from '@/app/_components/pickers';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, SelectField, Table, Td, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, SelectField, Table, Td } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { RESPONSE_STATUSES, type QuestionnaireDto, type ResponseDto, type ResponseStatus } from '@/server/services/questionnaires/schemas';
+import { When, useDates } from '@/app/_components/when';
 
 const PAGE_SIZE = 25;
 export const RESPONSE_TONE = { 'in-progress': 'amber', completed: 'green', amended: 'brand' } as const;
@@ -26,6 +27,7 @@ export function ResponsesTable({ questionnaire }: { questionnaire: Questionnaire
   const list = useQuery({ ...trpc.responses.list.queryOptions({ ...filters, cursor: pager.cursor, limit: PAGE_SIZE }), placeholderData: keepPreviousData });
   const ids = [...new Set(list.data?.items.map((r) => r.subjectId) ?? [])];
   const names = useQuery({ ...trpc.members.names.queryOptions({ ids }), enabled: ids.length > 0, placeholderData: keepPreviousData });
+  const dates = useDates();
   const nameOf = (id: number) => {
     const m = names.data?.find((n) => n.id === id);
     return m ? memberLabel(m) : `Member #${id}`;
@@ -106,9 +108,9 @@ export function ResponsesTable({ questionnaire }: { questionnaire: Questionnaire
                   <Badge tone={RESPONSE_TONE[r.status]}>{RESPONSE_LABEL[r.status]}</Badge>
                 </Td>
                 <Td>v{r.questionnaireVersion}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(r.authoredAt)}</Td>
+                <Td className="whitespace-nowrap text-slate-500"><When at={r.authoredAt} /></Td>
                 <Td>
-                  <Link href={`/responses/${r.id}`} className="text-brand-700 hover:underline" aria-label={`Open the response of ${nameOf(r.subjectId)} from ${formatDate(r.authoredAt)}`}>
+                  <Link href={`/responses/${r.id}`} className="text-brand-700 hover:underline" aria-label={`Open the response of ${nameOf(r.subjectId)} from ${dates.dateTime(r.authoredAt)}`}>
                     Open
                   </Link>
                 </Td>

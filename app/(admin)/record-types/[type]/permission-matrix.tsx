@@ -1,6 +1,7 @@
 'use client';
 
 import { sameValue } from '@/app/_components/same-value';
+import { useUnsavedChanges } from '@/app/_components/unsaved';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -8,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { fieldErrorsOf } from '@/app/_components/errors';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Button, Card, ErrorNotice, Loading, PageHeader, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 
 type Flags = { read?: boolean; write?: boolean };
@@ -30,37 +32,40 @@ export function PermissionMatrixPage({ type }: { type: string }) {
 
 function Editor({ type, initial }: { type: string; initial: Record<string, Flags> }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const router = useRouter();
   const isAdmin = useIsAdmin();
   const [matrix, setMatrix] = useState<Record<string, Flags>>(initial);
   const [newRole, setNewRole] = useState('');
   const [roleError, setRoleError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const save = useMutation(
-    trpc.recordTypes.update.mutationOptions({
-      onSuccess: async (t) => {
-        queryClient.setQueryData(trpc.recordTypes.get.queryKey({ type }), t);
-        await queryClient.invalidateQueries({ queryKey: trpc.recordTypes.list.queryKey() });
-        setSaved(true);
-      },
-    }),
+    saving(
+      trpc.recordTypes.update.mutationOptions({
+        onSuccess: async (t) => {
+          queryClient.setQueryData(trpc.recordTypes.get.queryKey({ type }), t);
+          await queryClient.invalidateQueries({ queryKey: trpc.recordTypes.list.queryKey() });
+        },
+      }),
+      'Permissions saved',
+      { quietErrors: true },
+    ),
   );
   const remove = useMutation(
-    trpc.recordTypes.delete.mutationOptions({
+    saving(trpc.recordTypes.delete.mutationOptions({
       onSuccess: async () => {
         await queryClient.invalidateQueries({ queryKey: trpc.recordTypes.list.queryKey() });
         router.push('/record-types');
       },
-    }),
+    }), 'Record type deleted'),
   );
   const roles = Object.keys(matrix).sort();
   // Compared as values: the server answers roles in its own key order (a JSON text comparison stayed dirty).
   const dirty = !sameValue(matrix, initial);
+  useUnsavedChanges(dirty && !save.isPending);
   const serverErrors = fieldErrorsOf(save.error);
 
   function toggle(role: string, flag: 'read' | 'write', value: boolean) {
-    setSaved(false);
     setMatrix((m) => ({ ...m, [role]: { ...m[role], [flag]: value } }));
   }
 
@@ -72,7 +77,6 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
     if (matrix[role]) return setRoleError(`${role} is already in the table`);
     setRoleError(null);
     setNewRole('');
-    setSaved(false);
     setMatrix((m) => ({ ...m, [role]: { read: true } }));
   }
 
@@ -123,7 +127,7 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
           <tbody className="divide-y divide-slate-100">
             <tr>
               <th scope="row" className="py-2 text-left font-medium text-slate-700">
-                admin <span className="font-normal text-slate-400">(built in)</span>
+                admin <span className="font-normal text-slate-500">(built in)</span>
               </th>
               <td className="text-center">
                 <input type="checkbox" checked disabled aria-label="admin may read" className="size-4 accent-brand-600" />
@@ -157,7 +161,6 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
                       variant="ghost"
                       aria-label={`Remove ${role}`}
                       onClick={() => {
-                        setSaved(false);
                         setMatrix(({ [role]: _removed, ...rest }) => rest);
                       }}
                     >
@@ -183,11 +186,7 @@ function Editor({ type, initial }: { type: string; initial: Record<string, Flags
                 Save permissions
               </Button>
               {dirty && <span className="text-sm text-amber-700">Unsaved changes</span>}
-              {saved && !dirty && (
-                <span role="status" className="text-sm text-emerald-700">
-                  Permissions saved.
-                </span>
-              )}
+              
             </div>
             <ErrorNotice error={save.error && !Object.keys(serverErrors).length ? save.error : null} />
           </>

@@ -1,11 +1,23 @@
-import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { getCaller } from '@/app/_trpc/server';
+import { idFrom, loadOrNotFound } from '@/app/_trpc/load';
 import { ResponseView } from './response-view';
 
 export const dynamic = 'force-dynamic';
-export const metadata = { title: 'Questionnaire response' };
 
-export default async function Page({ params }: { params: Promise<{ id: string }> }) {
-  const id = Number((await params).id);
-  if (!Number.isSafeInteger(id) || id <= 0) notFound();
+type Props = { params: Promise<{ id: string }> };
+const load = cache(async (id: number) => {
+  const caller = await getCaller();
+  return loadOrNotFound(() => caller.responses.get({ id }));
+});
+
+export async function generateMetadata({ params }: Props) {
+  const a = await load(idFrom((await params).id));
+  return { title: a ? `Response ${a.id}` : 'Questionnaire response' };
+}
+
+export default async function Page({ params }: Props) {
+  const id = idFrom((await params).id);
+  await load(id);
   return <ResponseView id={id} />;
 }

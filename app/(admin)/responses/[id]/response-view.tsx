@@ -4,9 +4,11 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { answerDisplay } from '@/app/_components/answers';
 import { memberLabel } from '@/app/_components/pickers';
-import { Badge, Card, ErrorNotice, Loading, PageHeader, formatDate } from '@/app/_components/ui';
+import { Badge, Card, ErrorNotice, Loading, PageHeader } from '@/app/_components/ui';
+import { History } from '@/app/_components/history';
 import { useTRPC } from '@/app/_trpc/client';
 import { RESPONSE_LABEL, RESPONSE_TONE } from '../../questionnaires/[id]/responses-table';
+import { When } from '@/app/_components/when';
 
 /** One response, read against the questionnaire version it answered. */
 export function ResponseView({ id }: { id: number }) {
@@ -31,7 +33,7 @@ export function ResponseView({ id }: { id: number }) {
         title={q ? q.title : 'Questionnaire response'}
         description={
           <>
-            <Badge tone={RESPONSE_TONE[r!.status]}>{RESPONSE_LABEL[r!.status]}</Badge> {who} · version {r!.questionnaireVersion} · submitted {formatDate(r!.authoredAt)}
+            <Badge tone={RESPONSE_TONE[r!.status]}>{RESPONSE_LABEL[r!.status]}</Badge> {who} · version {r!.questionnaireVersion} · submitted <When at={r!.authoredAt} />
           </>
         }
         actions={
@@ -51,7 +53,7 @@ export function ResponseView({ id }: { id: number }) {
               .map((item) => (
                 <div key={item.linkId} className="grid gap-1 py-2.5 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] sm:gap-4">
                   <dt className="text-sm text-slate-600">{item.text}</dt>
-                  <dd className="break-words text-sm text-slate-900">{answers.has(item.linkId) ? answerDisplay(item, answers.get(item.linkId)) : <span className="text-slate-400">Not answered</span>}</dd>
+                  <dd className="break-words text-sm text-slate-900">{answers.has(item.linkId) ? answerDisplay(item, answers.get(item.linkId)) : <span className="text-slate-600">Not answered</span>}</dd>
                 </div>
               ))}
           </dl>
@@ -62,6 +64,9 @@ export function ResponseView({ id }: { id: number }) {
           </p>
         )}
       </Card>
+      <div className="mt-8">
+        <History resource="questionnaire-response" resourceId={id} />
+      </div>
     </>
   );
 }

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { fieldErrorsOf } from '@/app/_components/errors';
 import { MemberPicker, memberLabel } from '@/app/_components/pickers';
 import { Badge, Button, Card, ErrorNotice, Loading, TextAreaField, TextField } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { datesBetween, localDate } from '@/server/services/scheduling/rules';
 import type { AppointmentDto, ScheduleDto } from '@/server/services/scheduling/schemas';
@@ -146,6 +147,7 @@ export function ScheduleCalendar({ schedule }: { schedule: ScheduleDto }) {
 /** Books a free slot for a member (searched by name), or moves the appointment being rescheduled there. */
 function SlotPanel({ schedule, slot, rescheduling, onDone }: { schedule: ScheduleDto; slot: Slot; rescheduling: number | null; onDone: (appointmentId: number) => void }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const [member, setMember] = useState<{ id: number; label: string } | null>(null);
   const [title, setTitle] = useState('');
@@ -153,8 +155,8 @@ function SlotPanel({ schedule, slot, rescheduling, onDone }: { schedule: Schedul
     await queryClient.invalidateQueries({ queryKey: trpc.schedules.slots.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.appointments.list.queryKey() });
   };
-  const book = useMutation(trpc.appointments.create.mutationOptions({ onSuccess: async (a) => (await refresh(), onDone(a.id)) }));
-  const move = useMutation(trpc.appointments.update.mutationOptions({ onSuccess: async (a) => (await refresh(), onDone(a.id)) }));
+  const book = useMutation(saving(trpc.appointments.create.mutationOptions({ onSuccess: async (a) => (await refresh(), onDone(a.id)) }), 'Appointment booked', { quietErrors: true }));
+  const move = useMutation(saving(trpc.appointments.update.mutationOptions({ onSuccess: async (a) => (await refresh(), onDone(a.id)) }), 'Appointment moved', { quietErrors: true }));
   const errors = fieldErrorsOf(book.error ?? move.error);
   const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone: schedule.timeZone }).format(new Date(slot.start));
   if (rescheduling) {
@@ -194,6 +196,7 @@ function SlotPanel({ schedule, slot, rescheduling, onDone }: { schedule: Schedul
 /** One booked appointment: reschedule, cancel, mark a no-show, and run the visit (start, finish with a note). */
 export function AppointmentPanel({ appointment, who, timeZone, onReschedule, onClosed }: { appointment: AppointmentDto; who: string; timeZone: string; onReschedule?: () => void; onClosed?: () => void }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const queryClient = useQueryClient();
   const [note, setNote] = useState('');
   const encounter = useQuery(trpc.encounters.list.queryOptions({ appointmentId: appointment.id, limit: 1 }));
@@ -203,9 +206,9 @@ export function AppointmentPanel({ appointment, who, timeZone, onReschedule, onC
     await queryClient.invalidateQueries({ queryKey: trpc.appointments.list.queryKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.encounters.list.queryKey() });
   };
-  const update = useMutation(trpc.appointments.update.mutationOptions({ onSuccess: async () => (await refresh(), onClosed?.()) }));
-  const start = useMutation(trpc.encounters.create.mutationOptions({ onSuccess: refresh }));
-  const finish = useMutation(trpc.encounters.update.mutationOptions({ onSuccess: async () => (await refresh(), onClosed?.()) }));
+  const update = useMutation(saving(trpc.appointments.update.mutationOptions({ onSuccess: async () => (await refresh(), onClosed?.()) }), (a) => `Appointment ${a.status === 'booked' ? 'saved' : a.status === 'noshow' ? 'marked as missed' : a.status}`));
+  const start = useMutation(saving(trpc.encounters.create.mutationOptions({ onSuccess: refresh }), 'Visit started'));
+  const finish = useMutation(saving(trpc.encounters.update.mutationOptions({ onSuccess: async () => (await refresh(), onClosed?.()) }), 'Visit finished'));
   const when = new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeStyle: 'short', timeZone }).format(new Date(appointment.start));
   return (
     <Card title={appointment.title ?? 'Appointment'}>

@@ -6,24 +6,27 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useIsAdmin } from '@/app/_components/staff-context';
 import { Badge, Button, ErrorNotice, Loading, PageHeader } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { ScheduleEditor } from '../schedule-editor';
 import { ScheduleCalendar } from './schedule-calendar';
+import { History } from '@/app/_components/history';
 
 export function ScheduleDetail({ id }: { id: number }) {
   const trpc = useTRPC();
+  const saving = useSaving();
   const router = useRouter();
   const isAdmin = useIsAdmin();
   const [tab, setTab] = useState<'calendar' | 'settings'>('calendar');
   const schedule = useQuery(trpc.schedules.get.queryOptions({ id }));
-  const remove = useMutation(trpc.schedules.delete.mutationOptions({ onSuccess: () => router.push('/schedules') }));
+  const remove = useMutation(saving(trpc.schedules.delete.mutationOptions({ onSuccess: () => router.push('/schedules') }), 'Schedule deleted'));
   if (schedule.isPending) return <Loading label="Loading schedule…" />;
   if (schedule.error) return <ErrorNotice error={schedule.error} onRetry={() => void schedule.refetch()} />;
   const s = schedule.data;
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/schedules" className="text-brand-700 hover:underline">
+        <Link href="/schedules" className="text-brand-700">
           ← All schedules
         </Link>
       </p>
@@ -48,7 +51,6 @@ export function ScheduleDetail({ id }: { id: number }) {
           )
         }
       />
-      <ErrorNotice error={remove.error} />
       <div role="tablist" aria-label="Schedule" className="mb-4 flex gap-1 border-b border-slate-200">
         {(['calendar', 'settings'] as const).map((t) => (
           <button
@@ -63,7 +65,16 @@ export function ScheduleDetail({ id }: { id: number }) {
           </button>
         ))}
       </div>
-      <div role="tabpanel">{tab === 'calendar' ? <ScheduleCalendar schedule={s} /> : <ScheduleEditor key={s.id} schedule={s} />}</div>
+      <div role="tabpanel">
+        {tab === 'calendar' ? (
+          <ScheduleCalendar schedule={s} />
+        ) : (
+          <div className="space-y-6">
+            <ScheduleEditor key={s.id} schedule={s} />
+            <History resource="schedule" resourceId={id} />
+          </div>
+        )}
+      </div>
     </>
   );
 }

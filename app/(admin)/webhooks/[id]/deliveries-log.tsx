@@ -3,21 +3,26 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
-import { Badge, Button, EmptyState, ErrorNotice, Loading, SelectField, Table, Td, TextField, formatDate } from '@/app/_components/ui';
+import { Badge, Button, EmptyState, ErrorNotice, Loading, SelectField, Table, Td, TextField } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
 import { EVENT_NAMES, type EventName } from '@/server/core/event-names';
 import { DELIVERY_STATUSES, type DeliveryDto } from '@/server/services/webhooks/schemas';
+import { useSaving } from '@/app/_components/saving';
+import { wallTimeToIso } from '@/app/_components/zoned';
+import { When, useTimeZone } from '@/app/_components/when';
 
 const LIMIT = 20;
 type Status = DeliveryDto['status'];
 export const STATUS_TONE = { pending: 'amber', delivered: 'green', failed: 'red', blocked: 'red' } as const;
 
-/** datetime-local values are local wall time; the API wants UTC instants. */
-const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 export function DeliveriesLog({ webhookId }: { webhookId: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const saving = useSaving();
+  const timeZone = useTimeZone();
+  // datetime-local values are wall time in the project's zone, as every time in the console.
+  const toIso = (local: string) => (local ? wallTimeToIso(local, timeZone) : undefined);
   const [status, setStatus] = useState<Status | ''>('');
   const [event, setEvent] = useState<EventName | ''>('');
   const [since, setSince] = useState('');
@@ -39,7 +44,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
     refetchInterval: 5_000,
   });
   const retry = useMutation(
-    trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey() }) }),
+    saving(trpc.webhooks.retry.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.queryKey() }) }), (d) => `Delivery ${d.id} queued for another attempt`),
   );
   const rows = list.data?.items ?? [];
   const next = list.data?.next ?? null;
@@ -50,7 +55,7 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
         <h2 id="deliveries-heading" className="text-lg font-semibold text-slate-900">
           Deliveries
         </h2>
-        <span className="text-xs text-slate-500">Newest first · refreshes every 5 s</span>
+        <span className="text-xs text-slate-600">Newest first · refreshes every 5 s</span>
       </div>
       <div role="search" aria-label="Delivery filters" className="mb-3 grid gap-3 rounded-lg bg-white p-3 shadow-xs ring-1 ring-slate-200 sm:grid-cols-4">
         <SelectField label="Status" value={status} onChange={(e) => (setStatus(e.target.value as Status | ''), reset())}>
@@ -94,8 +99,8 @@ export function DeliveriesLog({ webhookId }: { webhookId: number }) {
                   <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge>
                 </Td>
                 <Td className="tabular-nums">{d.attemptCount}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{formatDate(d.createdAt)}</Td>
-                <Td className="whitespace-nowrap text-slate-500">{d.nextAttemptAt ? formatDate(d.nextAttemptAt) : '—'}</Td>
+                <Td className="whitespace-nowrap text-slate-600"><When at={d.createdAt} /></Td>
+                <Td className="whitespace-nowrap text-slate-600"><When at={d.nextAttemptAt} /></Td>
                 <Td className="text-right">
                   {d.status !== 'delivered' && (
                     <Button variant="ghost" aria-label={`Retry delivery ${d.id}`} busy={retry.isPending && retry.variables?.deliveryId === d.id} onClick={() => retry.mutate({ id: webhookId, deliveryId: d.id })}>

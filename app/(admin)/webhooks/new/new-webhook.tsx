@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useSaving } from '@/app/_components/saving';
 import { SecretOnce } from '@/app/_components/secret-once';
 import { Card, PageHeader } from '@/app/_components/ui';
 import { useTRPC } from '@/app/_trpc/client';
@@ -13,14 +14,19 @@ export function NewWebhook() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
+  const saving = useSaving();
   const [created, setCreated] = useState<{ id: number; secret: string } | null>(null);
   const create = useMutation(
-    trpc.webhooks.create.mutationOptions({
-      onSuccess: async (w) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
-        setCreated({ id: w.id, secret: w.secret });
-      },
-    }),
+    saving(
+      trpc.webhooks.create.mutationOptions({
+        onSuccess: async (w) => {
+          await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
+          setCreated({ id: w.id, secret: w.secret });
+        },
+      }),
+      (w) => `Webhook “${w.display}” created`,
+      { quietErrors: true },
+    ),
   );
   return (
     <>

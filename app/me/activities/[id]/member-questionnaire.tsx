@@ -24,6 +24,7 @@ export function MemberQuestionnaire({
         description={questionnaire.description}
         items={questionnaire.items}
         initial={initial}
+        headingLevel={1}
         submitLabel="Send answers"
         onSubmit={(answers) => answerActivity(activityId, answers, true)}
         onSaveDraft={(answers) => answerActivity(activityId, answers, false)}

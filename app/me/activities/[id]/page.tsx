@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { Markdown } from '@/app/_components/markdown';
-import { formatDate } from '@/app/_components/ui';
+import { longDay } from '@/app/_components/dates';
 import { getMemberCaller } from '@/app/_trpc/server';
 import { markActivityDone } from '../../actions';
 import { MemberShell } from '../../member-shell';
@@ -23,7 +23,7 @@ export default async function MemberActivityPage({ params }: { params: Promise<{
   if (!activity || activity.subjectId !== home.member.id) notFound();
   const back = (
     <p className="mb-4 text-sm">
-      <Link href="/me" className="font-medium text-brand-700 hover:underline">
+      <Link href="/me" className="font-medium text-brand-700">
         ← Back to my care
       </Link>
     </p>
@@ -39,7 +39,7 @@ export default async function MemberActivityPage({ params }: { params: Promise<{
           <p className="text-sm text-slate-600">This questionnaire is no longer available. Your care team has been told about changes like this; nothing is needed from you.</p>
         ) : !open ? (
           <p role="status" className="rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
-            {activity.status === 'completed' ? 'You have already sent this questionnaire. Thank you.' : 'This questionnaire is closed.'}
+            {activity.status === 'completed' ? 'You have already sent this questionnaire. Thank you.' : 'This questionnaire can no longer be filled in.'}
           </p>
         ) : (
           <div className="rounded-lg bg-white p-5 shadow-xs ring-1 ring-slate-200 sm:p-6">
@@ -63,13 +63,13 @@ export default async function MemberActivityPage({ params }: { params: Promise<{
         {activity.description && <p className="mt-1 text-sm text-slate-700">{activity.description}</p>}
         {!open ? (
           <p role="status" className="mt-4 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800 ring-1 ring-emerald-200">
-            {activity.status === 'completed' ? 'This appointment is booked; you find it under “Upcoming appointments”.' : `This activity is ${activity.status}.`}
+            {activity.status === 'completed' ? 'This appointment is booked; you find it under “Your appointments”.' : activity.status === 'expired' ? 'The time to book this has passed. Your care team will contact you.' : 'This is no longer needed.'}
           </p>
         ) : schedules.length === 0 ? (
           <p className="mt-4 text-sm text-slate-600">No calendar takes bookings at the moment. Your care team will contact you.</p>
         ) : (
           <div className="mt-6">
-            <MemberBooking activityId={id} schedules={schedules} />
+            <MemberBooking activityId={id} schedules={schedules} timeZone={home.timeZone} />
           </div>
         )}
       </MemberShell>
@@ -84,17 +84,14 @@ export default async function MemberActivityPage({ params }: { params: Promise<{
         <h1 id="activity-title" className="text-xl font-semibold text-slate-900">
           {article?.title ?? activity.display}
         </h1>
-        <p className="mt-1 text-xs text-slate-500">
-          Since {formatDate(activity.activateAt)}
-          {activity.endAt && ` · until ${formatDate(activity.endAt)}`}
-        </p>
+        {activity.endAt && <p className="mt-1 text-sm text-slate-600">Please do this by {longDay(activity.endAt, home.timeZone)}.</p>}
         {activity.description && <p className="mt-4 text-sm text-slate-700">{activity.description}</p>}
         {article && <Markdown className="mt-4">{article.body}</Markdown>}
         <div className="mt-6 flex justify-start">
           {open ? (
-            <RowAction action={markActivityDone} id={activity.id} label={`Mark “${activity.display}” as ${activity.kind === 'message' ? 'read' : 'done'}`} text={activity.kind === 'message' ? 'Mark as read' : 'Mark as done'} primary />
+            <RowAction action={markActivityDone} id={activity.id} label={`Mark “${activity.display}” as ${activity.kind === 'message' ? 'read' : 'done'}`} text={activity.kind === 'message' ? 'I have read this' : 'Done'} primary />
           ) : (
-            <p className="text-sm text-slate-500">{activity.status === 'completed' ? 'Done. Thank you.' : `This activity is ${activity.status}.`}</p>
+            <p className="text-sm text-slate-600">{activity.status === 'completed' ? 'Done. Thank you.' : activity.status === 'expired' ? 'The time for this has passed.' : 'This is no longer needed.'}</p>
           )}
         </div>
       </article>

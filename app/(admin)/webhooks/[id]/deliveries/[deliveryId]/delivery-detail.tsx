@@ -2,14 +2,17 @@
 
 import { useMutation, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader, formatDate } from '@/app/_components/ui';
+import { Badge, Button, Card, EmptyState, ErrorNotice, Loading, PageHeader } from '@/app/_components/ui';
+import { useSaving } from '@/app/_components/saving';
 import { useTRPC } from '@/app/_trpc/client';
 import { STATUS_TONE } from '../../deliveries-log';
+import { When } from '@/app/_components/when';
 
 export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; deliveryId: number }) {
   const trpc = useTRPC();
   const delivery = useQuery({ ...trpc.webhooks.delivery.queryOptions({ id: webhookId, deliveryId }), refetchInterval: (q) => (q.state.data?.status === 'pending' ? 2_000 : false) });
-  const retry = useMutation(trpc.webhooks.retry.mutationOptions({ onSuccess: () => void delivery.refetch() }));
+  const saving = useSaving();
+  const retry = useMutation(saving(trpc.webhooks.retry.mutationOptions({ onSuccess: () => void delivery.refetch() }), 'Queued for another attempt'));
 
   if (delivery.isPending) return <Loading label="Loading delivery…" />;
   if (delivery.error) return <ErrorNotice error={delivery.error} onRetry={() => void delivery.refetch()} />;
@@ -25,8 +28,8 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; d
         title={`Delivery #${d.id}`}
         description={
           <>
-            <span className="font-mono">{d.event}</span> · <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge> · created {formatDate(d.createdAt)}
-            {d.nextAttemptAt && <> · next attempt {formatDate(d.nextAttemptAt)}</>}
+            <span className="font-mono">{d.event}</span> · <Badge tone={STATUS_TONE[d.status]}>{d.status}</Badge> · created <When at={d.createdAt} />
+            {d.nextAttemptAt && <> · next attempt <When at={d.nextAttemptAt} /></>}
           </>
         }
         actions={
@@ -40,7 +43,7 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; d
       <ErrorNotice error={retry.error} />
       <div className="grid gap-6 xl:grid-cols-2">
         <Card title="Request body">
-          <pre className="max-h-[28rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+          <pre tabIndex={0} className="max-h-[28rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
             {JSON.stringify(d.payload, null, 2)}
           </pre>
         </Card>
@@ -54,15 +57,15 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; d
               <summary className="flex cursor-pointer flex-wrap items-center gap-2 px-4 py-2.5 text-sm">
                 <span className="font-medium">Attempt {a.attempt}</span>
                 {a.statusCode !== null ? <Badge tone={a.statusCode < 300 ? 'green' : 'red'}>HTTP {a.statusCode}</Badge> : <Badge tone="red">no answer</Badge>}
-                <span className="text-slate-500">
-                  {formatDate(a.startedAt)} · {a.durationMs} ms
+                <span className="text-slate-600">
+                  <When at={a.startedAt} /> · {a.durationMs} ms
                 </span>
               </summary>
               <div className="space-y-3 border-t border-slate-100 px-4 py-3 text-sm">
                 {a.error && <p className="text-red-700">{a.error}</p>}
                 <p className="break-all font-mono text-xs text-slate-600">POST {a.url}</p>
                 <table className="w-full text-xs">
-                  <caption className="mb-1 text-left font-semibold text-slate-500">Request headers</caption>
+                  <caption className="mb-1 text-left font-semibold text-slate-600">Request headers</caption>
                   <tbody>
                     {Object.entries(a.requestHeaders).map(([k, v]) => (
                       <tr key={k}>
@@ -75,8 +78,8 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: number; d
                   </tbody>
                 </table>
                 <div>
-                  <p className="mb-1 text-xs font-semibold text-slate-500">Response (first 4 KiB)</p>
-                  <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs ring-1 ring-slate-200">{a.response || '(empty)'}</pre>
+                  <p className="mb-1 text-xs font-semibold text-slate-600">Response (first 4 KiB)</p>
+                  <pre tabIndex={0} className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-slate-50 p-2 text-xs ring-1 ring-slate-200">{a.response || '(empty)'}</pre>
                 </div>
               </div>
             </details>
