@@ -107,7 +107,7 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
   await pick(action1, 'Action 1 questionnaire', `Before surgery ${tag}`);
   await expect(page.getByRole('listitem', { name: 'Action 2' }).getByRole('combobox', { name: 'Action 2 article' })).toHaveValue(`Read me ${tag}`);
   await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved as version' })).toHaveText('Saved as version 1.');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as version' })).toHaveText(/Saved as version 1$/);
   await snap(page, 'template-editor-kinds');
   const saved = await (await request.get(`/api/v1/careplan-definition/${definitionId}`, { headers: auth })).json();
   expect(saved.actions[0]).toMatchObject({ key: 'form', kind: 'questionnaire', questionnaireId: questionnaire.id });
@@ -123,12 +123,11 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
     await page.context().clearCookies();
     await signInWithProvider(page, display, tag);
     await expect(page).toHaveURL(/\/me$/);
-    const tasks = page.getByRole('list', { name: 'Your activities' });
+    const tasks = page.getByRole('list', { name: 'Things to do now' });
     await expect(async () => {
       await page.reload();
       await expect(tasks.getByRole('link', { name: `Fill in “Tell us about your surgery ${tag}”` })).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
-    await expect(tasks).toContainText('Questionnaire');
 
     // The message renders its article without anything executable.
     await tasks.getByRole('link', { name: `Read “Read before surgery ${tag}”` }).click();
@@ -156,7 +155,7 @@ test('an admin builds a questionnaire with a condition and a mapped date; the me
     await perDay.fill('5');
     await form.getByRole('button', { name: 'Send answers' }).click();
     await expect(page).toHaveURL(/\/me\?answered=1$/);
-    await expect(page.getByRole('status')).toContainText('Thank you, your answers were sent');
+    await expect(page.getByRole('status').filter({ hasText: 'Thank you, your answers were sent' })).toBeVisible();
     await expect(tasks.getByText(`Tell us about your surgery ${tag}`)).toHaveCount(0);
     // The date the member gave scheduled the rest of their plan.
     await expect(page.getByRole('list', { name: 'Coming up' })).toContainText(`Stop eating ${tag}`);
@@ -198,7 +197,7 @@ test('the article editor previews Markdown without raw HTML, and publishes', asy
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Hostile ${tag}`);
   await expect(page.getByText('Published', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Unpublish' }).click();
-  await expect(page.getByRole('status')).toContainText('Unpublished');
+  await expect(page.getByRole('status').filter({ hasText: 'unpublished: members no longer see it' })).toBeVisible();
   await expectNoScript(page, 'article[aria-label="Article preview"]');
   await snap(page, 'article-editor');
   await page.goto('/articles');

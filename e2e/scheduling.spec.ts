@@ -8,7 +8,8 @@ const auth = { authorization: `Bearer ${E2E.apiKey}` };
 test('a coordinator creates a schedule and books a member from the calendar; the member moves it on /me; the coordinator runs the visit', async ({ page, request }) => {
   const tag = unique('sched');
   const email = `${tag}@example.org`;
-  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Patient ${tag}`, email } })).json();
+  // The member reads times in their own zone, the clinic's here.
+  const member = await (await request.post('/api/v1/member', { headers: auth, data: { name: `Patient ${tag}`, email, timeZone: 'Europe/Amsterdam' } })).json();
   await signIn(page, E2E.coordinatorEmail, E2E.coordinatorPassword);
   await page.goto('/schedules/new');
   await page.getByLabel('Name').fill(`Clinic ${tag}`);
@@ -52,13 +53,13 @@ test('a coordinator creates a schedule and books a member from the calendar; the
     await page.context().clearCookies();
     await signInWithProvider(page, display, tag);
     await expect(page).toHaveURL(/\/me$/);
-    const upcoming = page.getByRole('list', { name: 'Upcoming appointments' });
+    const upcoming = page.getByRole('list', { name: 'Your appointments' });
     await expect(upcoming).toContainText('at 09:00');
     // "Monday, 30 November 2026 at 09:00": the same day, later.
-    const [, weekday, date] = /(\w+), (\d+ \w+) \d{4} at 09:00/.exec((await upcoming.textContent()) ?? '') ?? [];
-    await upcoming.getByRole('link', { name: 'Move' }).click();
+    const [, weekday, date] = /(\w+),? (\d+ \w+) \d{4} at 09:00/.exec((await upcoming.textContent()) ?? '') ?? [];
+    await upcoming.getByRole('link', { name: 'Choose another time' }).click();
     const times = page.getByRole('group', { name: `Free times of Clinic ${tag}` });
-    await expect(times.getByText('Times in Europe/Amsterdam')).toBeVisible();
+    await expect(times.getByText('Times in your time zone (Europe/Amsterdam)')).toBeVisible();
     await times.getByRole('button', { name: `${weekday} ${date} at 10:30` }).click();
     await expect(page).toHaveURL(/\/me\?booked=1$/);
     await expect(upcoming).toContainText('at 10:30');
@@ -111,25 +112,25 @@ test('a member books the consultation their care plan asks for on /me, moves it,
   try {
     await signInWithProvider(page, display, tag);
     await expect(page).toHaveURL(/\/me$/);
-    const tasks = page.getByRole('list', { name: 'Your activities' });
+    const tasks = page.getByRole('list', { name: 'Things to do now' });
     await expect(async () => {
       await page.reload();
       await expect(tasks.getByRole('link', { name: `Book “Book your call ${tag}”` })).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
     await tasks.getByRole('link', { name: `Book “Book your call ${tag}”` }).click();
     const times = page.getByRole('group', { name: `Free times of Phone line ${tag}` });
-    await expect(times.getByText('Times in UTC')).toBeVisible();
+    await expect(times.getByText('Times in your time zone (Europe/London)')).toBeVisible();
     const first = times.getByRole('button').first();
     const firstName = (await first.getAttribute('aria-label'))!;
     await first.click();
     await expect(page).toHaveURL(/\/me\?booked=1$/);
-    const upcoming = page.getByRole('list', { name: 'Upcoming appointments' });
+    const upcoming = page.getByRole('list', { name: 'Your appointments' });
     await expect(upcoming.getByRole('listitem')).toHaveCount(1);
     await expect(tasks).toHaveCount(0);
     await snap(page, 'member-booked');
 
     // Move it to the next free time.
-    await upcoming.getByRole('link', { name: 'Move' }).click();
+    await upcoming.getByRole('link', { name: 'Choose another time' }).click();
     const again = page.getByRole('group', { name: `Free times of Phone line ${tag}` });
     await expect(again.getByRole('button', { name: firstName })).toHaveCount(0);
     await again.getByRole('button').first().click();
