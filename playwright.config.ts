@@ -29,6 +29,8 @@ const serverEnv = {
  */
 export default defineConfig({
   testDir: 'e2e',
+  // One browser: the server is the bottleneck on two cores (two workers were no faster), and several
+  // tests read project-wide lists that another test running at the same time would change.
   workers: 1,
   fullyParallel: false,
   forbidOnly: true,
@@ -38,7 +40,8 @@ export default defineConfig({
   use: {
     baseURL: E2E.baseURL,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // Traces cost every test their recording; CI keeps the failure screenshot and error context.
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

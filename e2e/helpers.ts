@@ -9,8 +9,9 @@ export async function signIn(page: Page, email = E2E.adminEmail, password = E2E.
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
-/** Saves a screenshot for people to look at; tests never compare pixels. */
+/** Saves a screenshot for people to look at; tests never compare pixels. CI takes none (nobody looks). */
 export async function snap(page: Page, name: string) {
+  if (process.env.CI) return;
   await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 }
 

@@ -88,8 +88,8 @@ async function check(page: Page, name: string) {
   await snap(page, name);
 }
 
-test('every console page fits a phone and a desktop, and passes axe', async ({ page, request }) => {
-  test.setTimeout(600_000);
+for (const size of WIDTHS) test(`every console page fits a ${size.name} screen ${size.width} px wide, and passes axe`, async ({ page, request }) => {
+  test.setTimeout(300_000);
   const d = await makeData(request);
   await signIn(page);
   const pages: [string, string][] = [
@@ -135,17 +135,15 @@ test('every console page fits a phone and a desktop, and passes axe', async ({ p
     ['not-found', '/no-such-page'],
     ['missing-careplan', '/careplans/2147483000'],
   ];
-  for (const size of WIDTHS) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    for (const [name, path] of pages) {
-      const res = await page.goto(path);
-      if (name === 'not-found' || name === 'missing-careplan') {
-        expect(res?.status(), path).toBe(404);
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
-        await expect(page.getByRole('link', { name: 'Go to the dashboard' })).toBeVisible();
-      } else expect.soft(res?.status(), path).toBe(200);
-      await check(page, `page-${name}-${size.name}`);
-    }
+  await page.setViewportSize({ width: size.width, height: size.height });
+  for (const [name, path] of pages) {
+    const res = await page.goto(path);
+    if (name === 'not-found' || name === 'missing-careplan') {
+      expect(res?.status(), path).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find that page');
+      await expect(page.getByRole('link', { name: 'Go to the dashboard' })).toBeVisible();
+    } else expect.soft(res?.status(), path).toBe(200);
+    await check(page, `page-${name}-${size.name}`);
   }
 });
 
