@@ -53,6 +53,9 @@ const schema = z
     SIGN_IN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
     WEBHOOK_ALLOWED_CIDRS: cidrList,
     EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    // At most this many of the executor's slots go to one webhook, so one slow or busy receiver leaves
+    // the rest for the others (and sees a bounded number of connections).
+    EXECUTOR_CONCURRENCY_PER_WEBHOOK: z.coerce.number().int().min(1).max(256).default(8),
     EXECUTOR_LEASE_MS: z.coerce.number().int().min(1000).default(60_000),
     INNGEST_DEV: z.preprocess(emptyToUndefined, z.string().optional()),
     INNGEST_EVENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),

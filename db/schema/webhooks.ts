@@ -85,6 +85,8 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index('webhook_delivery_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The fair claim: each webhook's oldest due rows.
+    index('webhook_delivery_webhook_due_idx').on(t.webhookId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_delivery_webhook_idx').on(t.webhookId, t.id),
     index('webhook_delivery_webhook_created_idx').on(t.webhookId, t.createdAt),
     index('webhook_delivery_event_idx').on(t.eventId),

@@ -18,8 +18,10 @@ export class EmbeddedExecutor {
   private loopDone: Promise<void> | undefined;
   private readonly tasks = new Set<Promise<unknown>>();
   private readonly outcomes = new OutcomeBatcher(getDb);
+  /** Deliveries in flight per webhook: each may hold at most `perWebhook` of the slots. */
+  private readonly busy = new Map<number, number>();
 
-  constructor(private readonly opts: { concurrency: number; leaseMs: number }) {}
+  constructor(private readonly opts: { concurrency: number; leaseMs: number; perWebhook?: number }) {}
 
   start(): void {
     if (this.running) return;
@@ -52,7 +54,10 @@ export class EmbeddedExecutor {
       const free = this.opts.concurrency - this.inFlight;
       if (free >= batch || (free > 0 && this.inFlight === 0)) {
         try {
-          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs);
+          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs, {
+            perWebhook: Math.min(this.opts.perWebhook ?? this.opts.concurrency, this.opts.concurrency),
+            inFlight: this.busy,
+          });
         } catch (e) {
           console.error('[executor] claiming failed', e);
         }
@@ -65,11 +70,15 @@ export class EmbeddedExecutor {
 
   private run(delivery: DueDelivery): void {
     this.inFlight++;
+    this.busy.set(delivery.webhookId, (this.busy.get(delivery.webhookId) ?? 0) + 1);
     const task = getDb()
       .then((db) => attemptDue(db, delivery, { record: this.outcomes.record }))
       .catch((e: unknown) => console.error(`[executor] delivery ${delivery.id} failed to run`, e))
       .finally(() => {
         this.inFlight--;
+        const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
+        if (left > 0) this.busy.set(delivery.webhookId, left);
+        else this.busy.delete(delivery.webhookId);
         this.tasks.delete(task);
         this.wake();
       });

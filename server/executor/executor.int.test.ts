@@ -63,6 +63,57 @@ describe('embedded executor', () => {
   });
 });
 
+describe('fairness across webhooks', () => {
+  it("delivers another webhook's event within 1 s while one webhook's slow receiver has a backlog, and holds that receiver to its share of slots", async () => {
+    await stopExecutor();
+    process.env.EXECUTOR_CONCURRENCY = '4';
+    process.env.EXECUTOR_CONCURRENCY_PER_WEBHOOK = '2';
+    resetEnvForTests();
+    // The busy webhook's receiver answers after 300 ms; the other answers at once.
+    let open = 0;
+    let peak = 0;
+    const slow = http.createServer((req, res) => {
+      open++;
+      peak = Math.max(peak, open);
+      req.resume();
+      req.on('end', () => setTimeout(() => (open--, res.end('{}')), 300));
+    });
+    let otherArrived = 0;
+    const fast = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => ((otherArrived = Date.now()), res.end('{}')));
+    });
+    await Promise.all([slow, fast].map((srv) => new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))));
+    const urlOf = (srv: http.Server) => `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+    try {
+      const { api } = await newProject();
+      await api.post('/webhook', { display: 'busy', url: `${urlOf(slow)}/busy`, triggers: [{ event: 'member_create' }] });
+      await api.post('/webhook', { display: 'other', url: `${urlOf(fast)}/other`, triggers: [{ event: 'member_update' }] });
+      // 30 deliveries for the busy webhook: 4.5 s of work at 2 at a time (2.3 s even with all 4 slots).
+      const members: { id: number }[] = [];
+      for (let i = 0; i < 30; i++) members.push((await api.post('/member', { name: `busy ${i}` })).body as { id: number });
+      startEmbeddedExecutor();
+      await new Promise((r) => setTimeout(r, 300));
+      await api.patch(`/member/${members[0]!.id}`, { name: 'changed' });
+      const committedAt = Date.now();
+      for (const deadline = Date.now() + 10_000; !otherArrived && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+      expect(otherArrived, 'the other webhook got its delivery').toBeGreaterThan(0);
+      expect(otherArrived - committedAt).toBeLessThan(1_000);
+      expect(peak).toBeLessThanOrEqual(2);
+      expect(peak).toBe(2);
+    } finally {
+      await stopExecutor();
+      for (const srv of [slow, fast]) {
+        srv.closeAllConnections();
+        srv.close();
+      }
+      delete process.env.EXECUTOR_CONCURRENCY;
+      delete process.env.EXECUTOR_CONCURRENCY_PER_WEBHOOK;
+      resetEnvForTests();
+    }
+  });
+});
+
 describe('crash safety', () => {
   it('loses no delivery when the server process is killed mid fan-out', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-crash-'));

@@ -20,7 +20,7 @@ const HOUSEKEEPING_MS = 10 * 60_000;
  */
 export function startEmbeddedExecutor(): EmbeddedExecutor {
   const env = getEnv();
-  const embedded = (state.embedded ??= new EmbeddedExecutor({ concurrency: env.EXECUTOR_CONCURRENCY, leaseMs: env.EXECUTOR_LEASE_MS }));
+  const embedded = (state.embedded ??= new EmbeddedExecutor({ concurrency: env.EXECUTOR_CONCURRENCY, perWebhook: env.EXECUTOR_CONCURRENCY_PER_WEBHOOK, leaseMs: env.EXECUTOR_LEASE_MS }));
   embedded.start();
   const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS }));
   scheduler.start();

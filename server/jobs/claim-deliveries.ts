@@ -9,16 +9,38 @@ export { rowsOf };
  * Claims up to `limit` due deliveries for this worker, with everything their attempts need:
  * `FOR UPDATE SKIP LOCKED` lets several workers (or app instances) share the table without waiting on
  * each other, and the lease hands a row back if its worker dies mid-attempt (at-least-once delivery).
+ *
+ * Fair across webhooks: each webhook gets at most `perWebhook` rows in flight in this worker (`inFlight`
+ * says how many it has already), and the claimed rows are taken round-robin (every webhook's oldest due
+ * row first, then every webhook's second...). A backlog of thousands for one webhook, or a receiver that
+ * answers slowly, therefore never holds up another webhook's delivery for more than one claim.
  */
-export async function claimDueDeliveries(db: Queryable, limit: number, now: Date, leaseMs: number): Promise<DueDelivery[]> {
+export async function claimDueDeliveries(
+  db: Queryable,
+  limit: number,
+  now: Date,
+  leaseMs: number,
+  fairness: { perWebhook: number; inFlight?: ReadonlyMap<number, number> } = { perWebhook: limit },
+): Promise<DueDelivery[]> {
+  const busy = JSON.stringify(Object.fromEntries(fairness.inFlight ?? []));
   const result = await db.execute(sql`
     update webhook_delivery d set lease_until = ${ts(new Date(now.getTime() + leaseMs))}
     from (
-      select id from webhook_delivery
-      where status = 'pending' and next_attempt_at <= ${ts(now)} and (lease_until is null or lease_until < ${ts(now)})
-      order by next_attempt_at
+      select id from (
+        select c.id, c.next_attempt_at, row_number() over (partition by c.webhook_id order by c.next_attempt_at, c.id) as turn
+        from webhook wh
+        left join jsonb_each_text(${busy}::jsonb) busy on busy.key::int = wh.id
+        cross join lateral (
+          select id, webhook_id, next_attempt_at from webhook_delivery
+          where webhook_id = wh.id and status = 'pending' and next_attempt_at <= ${ts(now)}
+            and (lease_until is null or lease_until < ${ts(now)})
+          order by next_attempt_at
+          limit greatest(0, ${fairness.perWebhook}::int - coalesce(busy.value::int, 0))
+          for update skip locked
+        ) c
+      ) ranked
+      order by turn, next_attempt_at
       limit ${limit}
-      for update skip locked
     ) due, webhook w left join integration i on i.id = w.configuration_id
     where d.id = due.id and w.id = d.webhook_id
     returning ${dueDeliveryColumns(now)}`);

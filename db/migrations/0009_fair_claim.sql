@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_delivery_webhook_due_idx" ON "webhook_delivery" USING btree ("webhook_id","next_attempt_at") WHERE "webhook_delivery"."status" = 'pending';
