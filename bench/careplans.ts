@@ -4,7 +4,9 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import fs from 'node:fs';
 import { ensureBuild, freshBenchDatabase, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -15,6 +17,8 @@ const MOVES = Math.min(1_000, CAREPLANS);
 const CONCURRENCY = 10;
 /** A second, unloaded pass: one client, so the latency is the service's and not a queue's. */
 const SERIAL = 500;
+/** Requests of each kind in the round-trip count (through bench/pg-proxy, one client). */
+const COUNTED = 20;
 
 
 export async function benchCareplans(): Promise<void> {
@@ -22,7 +26,7 @@ export async function benchCareplans(): Promise<void> {
   await (await import('@/db/client')).closeDb();
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const members = await sql<{ id: number }[]>`
-    insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS + SERIAL}) g returning id`;
+    insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS + SERIAL + COUNTED}) g returning id`;
   await sql.end();
 
   await ensureBuild();
@@ -80,7 +84,8 @@ export async function benchCareplans(): Promise<void> {
       return { enrol, set, move };
     };
     const loaded = await pass(members.slice(0, CAREPLANS), MOVES, CONCURRENCY);
-    const serial = await pass(members.slice(CAREPLANS), SERIAL, 1);
+    const serial = await pass(members.slice(CAREPLANS, CAREPLANS + SERIAL), SERIAL, 1);
+    const trips = await countRoundTrips(definition.id, members.slice(CAREPLANS + SERIAL));
     const row = (name: string, r: { latencies: number[]; seconds: number }) => ({
       operation: name,
       requests: r.latencies.length,
@@ -96,8 +101,62 @@ export async function benchCareplans(): Promise<void> {
       row('set date, 1 client', serial.set),
       row('move date, 1 client', serial.move),
     ]);
+    printTable('round trips to PostgreSQL per request (bench/pg-proxy; statements in bench/results/careplans-statements.txt)', trips);
   } finally {
     await agent.close();
     await stopProcess(app);
   }
+}
+
+/**
+ * A second app, its database connections through bench/pg-proxy, serves COUNTED requests of each kind
+ * one at a time: round trips per request (ReadyForQuery messages) and the statements of the last one.
+ */
+async function countRoundTrips(definitionId: number, subjects: { id: number }[]): Promise<Record<string, string | number>[]> {
+  const proxy = await startPgProxy();
+  const port = PORT + 10;
+  const app = startBenchApp(port, DATABASE_URL.replace(':5432/', `:${proxy.port}/`));
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
+  const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
+    const res = await request(`http://127.0.0.1:${port}/api/v1${path}`, { method, dispatcher: agent, headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.body.json()) as Record<string, unknown>;
+    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const rows: Record<string, string | number>[] = [];
+  const log: string[] = [];
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+    const plans: { id: number; inputId: number; parameterId: number }[] = [];
+    const measure = async (name: string, run: (i: number) => Promise<void>) => {
+      const counts: number[] = [];
+      for (let i = 0; i < subjects.length; i++) {
+        proxy.reset();
+        await run(i);
+        counts.push(proxy.roundTrips());
+      }
+      log.push(`== ${name}: ${proxy.roundTrips()} round trips\n${proxy.statements().join('\n')}\n`);
+      // The first requests prepare statements and warm caches; count the steady state.
+      const steady = counts.slice(Math.floor(counts.length / 2));
+      rows.push({ request: name, 'round trips (steady)': Math.round((steady.reduce((a, b) => a + b, 0) / steady.length) * 10) / 10, 'first request': counts[0]! });
+    };
+    await measure('enrol', async (i) => {
+      const body = (await call('POST', '/careplan', { definitionId, subjectId: subjects[i]!.id })) as { id: number; parameters: { id: number; inputId: number }[] };
+      plans.push({ id: body.id, inputId: body.parameters[0]!.inputId, parameterId: body.parameters[0]!.id });
+    });
+    await measure('set date', async (i) => {
+      const p = plans[i]!;
+      await call('POST', '/careplan-parameter', { careplanId: p.id, inputId: p.inputId, observation: { value: '2027-03-15', observedAt: '2026-11-22T10:00:00Z' } });
+    });
+    await measure('move date', async (i) => {
+      await call('PATCH', `/careplan-parameter/${plans[i]!.parameterId}`, { observation: { value: '2027-04-30', observedAt: '2026-11-23T10:00:00Z' } });
+    });
+    fs.mkdirSync('bench/results', { recursive: true });
+    fs.writeFileSync('bench/results/careplans-statements.txt', log.join('\n'));
+  } finally {
+    await agent.close();
+    await stopProcess(app);
+    await proxy.close();
+  }
+  return rows;
 }

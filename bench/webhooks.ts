@@ -2,7 +2,9 @@
  * bench/webhooks: member_create operations each fanning out to 10 `after` webhooks on a local receiver
  * (a separate process), on PostgreSQL with the embedded executor. Measures deliveries per second for a
  * burst of 1,000 operations, and commit-to-delivery latency at a steady 200 operations per second;
- * beside the ceiling: a plain client posting the same signed bodies with undici and keep-alive.
+ * beside the ceiling: a plain client posting the same signed bodies with undici and keep-alive. Last,
+ * fairness: with two executors (this process and bench/executor-child.ts) and 10,000 deliveries queued
+ * for one webhook, the commit-to-delivery latency of another webhook's deliveries.
  */
 import { fork } from 'node:child_process';
 import postgres from 'postgres';
@@ -55,7 +57,7 @@ export async function benchWebhooks(): Promise<void> {
   const { getDb, closeDb } = await import('@/db/client');
   const { createContext } = await import('@/server/context');
   const { createWebhook } = await import('@/server/services/webhooks/webhooks');
-  const { createMember } = await import('@/server/services/members/members');
+  const { createMember, updateMember } = await import('@/server/services/members/members');
   const { startEmbeddedExecutor, stopExecutor } = await import('@/server/executor');
   const { signatureHeader } = await import('@/server/webhooks/signing');
   const db = await getDb();
@@ -136,6 +138,41 @@ export async function benchWebhooks(): Promise<void> {
     'p50 ms': pct(latencies, 50),
     'p99 ms': pct(latencies, 99),
   });
+
+  // Fairness: two app instances' executors on one database; 10,000 deliveries queued for one webhook,
+  // then 20 operations, 100 ms apart, whose deliveries go to another webhook: how long do they wait?
+  await stopExecutor();
+  receiver.reset();
+  const busy = await createWebhook(ctx, { display: 'busy', url: `http://127.0.0.1:${PORT}/busy`, triggers: [{ event: 'member_delete' }] });
+  const other = await createWebhook(ctx, { display: 'other', url: `http://127.0.0.1:${PORT}/other`, triggers: [{ event: 'member_update' }] });
+  const BACKLOG = 10_000;
+  await sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
+    select ${projectId}, ${busy.id}, 'member_delete', ${body}, 'pending', now() from generate_series(1, ${BACKLOG})`;
+  const child = fork('bench/executor-child.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  const f0 = Date.now();
+  startEmbeddedExecutor();
+  const member = await createMember(ctx, { name: 'fairness' });
+  for (let i = 0; i < 20; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    await updateMember(ctx, member.id, { name: `fairness ${i}` });
+  }
+  const fair = await waitForAll(receiver, BACKLOG + 20 + WEBHOOKS, 120_000);
+  const otherRows = new Map(
+    (await sql<{ id: number; created_at: Date }[]>`select id::int, created_at from webhook_delivery where webhook_id = ${other.id}`).map((r) => [String(r.id), r.created_at.getTime()]),
+  );
+  const otherLatencies = fair.filter(([id]) => otherRows.has(id)).map(([id, at]) => at - otherRows.get(id)!);
+  const fairSeconds = (Math.max(...fair.map((a) => a[1])) - f0) / 1000;
+  rows.push({
+    run: `fairness: another webhook during a ${BACKLOG} backlog (2 instances)`,
+    deliveries: otherLatencies.length,
+    'deliveries/s': Math.round(fair.length / fairSeconds),
+    'p50 ms': pct(otherLatencies, 50),
+    'p99 ms': pct(otherLatencies, 99),
+  });
+  child.send('stop');
+  await new Promise((r) => child.once('exit', r));
+
   await sql.end();
   await stopExecutor();
   receiver.stop();
@@ -146,5 +183,6 @@ export async function benchWebhooks(): Promise<void> {
   printTable('executor / ceiling', [
     { measure: 'throughput', value: `${((burstRate / ceilingRate) * 100).toFixed(0)} % of ceiling`, goal: '>= 25 %' },
     { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[2]!['p99 ms']} ms`, goal: '< 1000 ms' },
+    { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
   ]);
 }

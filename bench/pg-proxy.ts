@@ -1,0 +1,74 @@
+/**
+ * A TCP proxy in front of PostgreSQL that counts round trips: every ReadyForQuery ('Z') the server sends
+ * ends one (a simple query, or an extended-protocol batch up to its Sync). The benches point a server at
+ * it for a serial pass and read the count between requests; it also keeps the text of each statement
+ * executed (Bind 'B' of a parsed statement, or a simple Query 'Q') so a run can print what one request sent.
+ */
+import net from 'node:net';
+
+export type PgProxy = { port: number; roundTrips: () => number; statements: () => string[]; reset: () => void; close: () => Promise<void> };
+
+/** Splits a stream of protocol messages (type byte + int32 length) as chunks arrive. */
+function messages(onMessage: (type: number, body: Buffer) => void, skipStartup: boolean) {
+  let pending: Buffer = Buffer.alloc(0);
+  let startup = skipStartup;
+  return (chunk: Buffer) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    for (;;) {
+      if (startup) {
+        // The client's first message (StartupMessage or SSLRequest) has no type byte.
+        if (pending.length < 4) return;
+        const len = pending.readInt32BE(0);
+        if (pending.length < len) return;
+        const code = pending.readInt32BE(4);
+        pending = pending.subarray(len);
+        if (code !== 80877103) startup = false; // an SSLRequest is followed by the real startup message
+        continue;
+      }
+      if (pending.length < 5) return;
+      const len = pending.readInt32BE(1);
+      if (pending.length < len + 1) return;
+      onMessage(pending[0]!, pending.subarray(5, len + 1));
+      pending = pending.subarray(len + 1);
+    }
+  };
+}
+
+export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): Promise<PgProxy> {
+  let roundTrips = 0;
+  let statements: string[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target.port, target.host);
+    sockets.add(client).add(upstream);
+    const fromServer = messages((type) => {
+      if (type === 0x5a) roundTrips++;
+    }, false);
+    const named = new Map<string, string>();
+    const cstring = (b: Buffer, from: number) => b.subarray(from, b.indexOf(0, from)).toString();
+    const fromClient = messages((type, body) => {
+      if (type === 0x50) {
+        // Parse: statement name, then the query text (both cstrings).
+        const name = cstring(body, 0);
+        named.set(name, cstring(body, name.length + 1));
+      } else if (type === 0x42) {
+        // Bind: portal name, then the statement name; one execution of that statement.
+        const portal = cstring(body, 0);
+        statements.push(named.get(cstring(body, portal.length + 1)) ?? '?');
+      } else if (type === 0x51) statements.push(cstring(body, 0));
+    }, true);
+    client.on('data', (c: Buffer) => (fromClient(c), upstream.write(c)));
+    upstream.on('data', (c: Buffer) => (fromServer(c), client.write(c)));
+    const end = () => (client.destroy(), upstream.destroy(), sockets.delete(client), sockets.delete(upstream));
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    roundTrips: () => roundTrips,
+    statements: () => statements,
+    reset: () => ((roundTrips = 0), (statements = [])),
+    close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * bench/soak: the app under steady mixed load for SOAK_MINUTES (default 60) on PostgreSQL: member record
+ * reads, care plan enrolments with their reference date set, the activity transitions those plans cause
+ * (minutes after enrolment), and webhook deliveries of all of it to a local receiver. The server's RSS and
+ * heap are sampled each minute (bench/memory-probe.cjs); at the end: start, peak and end values, the RSS
+ * slope after the first 10 minutes, errors, and whether every delivery arrived and every transition was
+ * applied once.
+ */
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { Agent, request } from 'undici';
+import { ensureBuild, freshBenchDatabase, printTable, startBenchApp, stopProcess, waitForHttp } from './lib';
+
+const DB_NAME = 'carebase_bench_soak';
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
+const PORT = 3205;
+const RECEIVER_PORT = 3305;
+const API_KEY = 'cb_key_bench_soak_0123456789abcdefgh';
+const MINUTES = Number(process.env.SOAK_MINUTES ?? 60);
+/** A quarter of the measured ceilings: records by actor (2,345 req/s) and the care plan writes. */
+const READS_PER_S = Number(process.env.SOAK_READS_PER_S ?? 580);
+const ENROLMENTS_PER_S = Number(process.env.SOAK_ENROLMENTS_PER_S ?? 25);
+const MEMBERS = 1000;
+const TYPES = ['profile', 'preferences', 'consent'];
+const PROBE_FILE = path.resolve('bench/results/soak-memory.jsonl');
+
+type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number };
+
+/** Least-squares slope of y over t, in y-units per 10 minutes. */
+function slopePer10Min(points: { t: number; y: number }[]): number {
+  const n = points.length;
+  if (n < 2) return NaN;
+  const mt = points.reduce((a, p) => a + p.t, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  const num = points.reduce((a, p) => a + (p.t - mt) * (p.y - my), 0);
+  const den = points.reduce((a, p) => a + (p.t - mt) ** 2, 0);
+  return (num / den) * 600_000;
+}
+
+export async function benchSoak(): Promise<void> {
+  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
+  await (await import('@/db/client')).closeDb();
+  const sql = postgres(DATABASE_URL, { max: 2, onnotice: () => {} });
+  for (const type of TYPES) await sql`insert into record_type (project_id, type, permissions) values (${projectId}, ${type}, ${sql.json({ user: { read: true } })})`;
+  const [first] = await sql<{ id: number }[]>`
+    insert into member (project_id, role, name) select ${projectId}, 'user', 'Member ' || g from generate_series(1, ${MEMBERS}) g returning id`;
+  const firstMember = first!.id;
+  await sql`insert into record (project_id, type, member_id, fields)
+    select ${projectId}, (${sql.array(TYPES)}::text[])[1 + (g % 3)], ${firstMember} + (g % ${MEMBERS}), jsonb_build_object('n', g) from generate_series(1, 30000) g`;
+  await sql`vacuum analyze`;
+
+  fs.mkdirSync(path.dirname(PROBE_FILE), { recursive: true });
+  fs.rmSync(PROBE_FILE, { force: true });
+  await ensureBuild();
+  const receiver = fork('bench/webhook-receiver.mjs', [String(RECEIVER_PORT)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((r) => receiver.once('message', () => r()));
+  const app = startBenchApp(PORT, DATABASE_URL, {
+    NODE_OPTIONS: `--require ${path.resolve('bench/memory-probe.cjs')}`,
+    MEMORY_PROBE_FILE: PROBE_FILE,
+    WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+    DB_POOL_MAX: '20',
+  });
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 20 });
+  let writeErrors = 0;
+  const call = async (method: 'POST' | 'PATCH', p: string, body: unknown) => {
+    const res = await request(`http://127.0.0.1:${PORT}/api/v1${p}`, {
+      method,
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.body.json()) as Record<string, unknown>;
+    if (res.statusCode >= 300) throw new Error(`${method} ${p}: ${res.statusCode} ${JSON.stringify(json)}`);
+    return json;
+  };
+  try {
+    await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
+    await call('POST', '/webhook', {
+      display: 'soak',
+      url: `http://127.0.0.1:${RECEIVER_PORT}/soak`,
+      triggers: ['careplan_create', 'careplan_update', 'activity_create', 'activity_transition_scheduled', 'activity_transition_expired'].map((event) => ({ event })),
+    });
+    const code = (await call('POST', '/observation-code', { slug: 'surgery', display: 'Surgery', type: 'date' })) as { id: number };
+    // Two actions move on their own within minutes of enrolment; four wait for the reference date.
+    const actions = [
+      { key: 'a0', type: 'task', display: 'Soon', start: { offset: 1, offsetUnit: 'min' }, end: { offset: 3, offsetUnit: 'min' } },
+      { key: 'a1', type: 'task', display: 'Later', start: { offset: 2, offsetUnit: 'min' }, end: { offset: 5, offsetUnit: 'min' } },
+      ...[0, 1, 2, 3].map((i) => ({ key: `r${i}`, type: 'task', display: `Around surgery ${i}`, inputKey: 'surgery', start: { offset: i - 2, offsetUnit: 'wk' }, end: { offset: 3, offsetUnit: 'd' } })),
+    ];
+    const definition = (await call('POST', '/careplan-definition', { slug: 'soak', title: 'Soak', inputs: [{ key: 'surgery', observationCodeId: code.id }], actions })) as { id: number };
+
+    const durationS = MINUTES * 60;
+    const t0 = Date.now();
+    const rand = (n: number) => Math.floor(Math.random() * n);
+    const reads = new Promise<autocannon.Result>((resolve, reject) =>
+      autocannon(
+        {
+          url: `http://127.0.0.1:${PORT}`,
+          connections: 20,
+          overallRate: READS_PER_S,
+          duration: durationS,
+          headers: { authorization: `Bearer ${API_KEY}` },
+          requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}` }) }],
+        },
+        (err, result) => (err ? reject(err) : resolve(result)),
+      ),
+    );
+    let enrolled = 0;
+    const inFlight = new Set<Promise<void>>();
+    const interval = 1000 / ENROLMENTS_PER_S;
+    for (let i = 0; Date.now() - t0 < durationS * 1000; i++) {
+      const wait = t0 + i * interval - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      if (inFlight.size >= 20) await Promise.race(inFlight); // the app fell behind: do not pile up requests
+      const task = (async () => {
+        try {
+          const plan = (await call('POST', '/careplan', { definitionId: definition.id, subjectId: firstMember + (i % MEMBERS) })) as { id: number; parameters: { inputId: number }[] };
+          await call('POST', '/careplan-parameter', { careplanId: plan.id, inputId: plan.parameters[0]!.inputId, observation: { value: '2027-03-15', observedAt: new Date().toISOString() } });
+          enrolled++;
+        } catch (e) {
+          if (writeErrors++ < 5) console.error(String(e));
+        }
+      })();
+      inFlight.add(task);
+      void task.finally(() => inFlight.delete(task));
+      if (i % (ENROLMENTS_PER_S * 60) === 0) console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans`);
+    }
+    await Promise.all(inFlight);
+    const readResult = await reads;
+
+    // Let the last plans' timed transitions (5 minutes after enrolment) and their deliveries finish.
+    const settleUntil = Date.now() + 7 * 60_000;
+    let pending = { due: -1, undelivered: -1 };
+    while (Date.now() < settleUntil) {
+      const [row] = await sql<{ due: number; undelivered: number }[]>`
+        select (select count(*)::int from activity
+                  where (status = 'proposed' and activate_at < now() - interval '5 seconds')
+                     or (status in ('proposed', 'scheduled') and end_at < now() - interval '5 seconds')) as due,
+               (select count(*)::int from webhook_delivery where status <> 'delivered') as undelivered`;
+      pending = row!;
+      if (pending.due === 0 && pending.undelivered === 0) break;
+      await new Promise((r) => setTimeout(r, 5_000));
+    }
+    const [counts] = await sql<{ deliveries: number; transitions: number; twice: number }[]>`
+      select (select count(*)::int from webhook_delivery) as deliveries,
+             (select count(*)::int from event where name like 'activity_transition_%') as transitions,
+             (select count(*)::int from (select name, params->>'id' from event where name like 'activity_transition_%' group by 1, 2 having count(*) > 1) t) as twice`;
+    const arrivals = await new Promise<[string, number][]>((resolve) => {
+      receiver.once('message', (m) => resolve((m as { arrivals: [string, number][] }).arrivals));
+      receiver.send('report');
+    });
+    const uniqueArrivals = new Set(arrivals.map((a) => a[0])).size;
+
+    const samples = fs
+      .readFileSync(PROBE_FILE, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Sample);
+    // The server is the process with the largest heap (npx and the CLI wrapper hold little).
+    const byPid = new Map<number, Sample[]>();
+    for (const s of samples) byPid.set(s.pid, [...(byPid.get(s.pid) ?? []), s]);
+    const server = [...byPid.values()].sort((a, b) => Math.max(...b.map((s) => s.heapUsed)) - Math.max(...a.map((s) => s.heapUsed)))[0]!;
+    const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
+    const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000);
+    printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
+      { measure: 'server RSS MB (start / peak / end)', value: `${mb(server[0]!.rss)} / ${mb(Math.max(...server.map((s) => s.rss)))} / ${mb(server.at(-1)!.rss)}` },
+      { measure: 'server heap used MB (start / peak / end)', value: `${mb(server[0]!.heapUsed)} / ${mb(Math.max(...server.map((s) => s.heapUsed)))} / ${mb(server.at(-1)!.heapUsed)}` },
+      { measure: 'RSS slope after minute 10, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.rss / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'heap slope after minute 10, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.heapUsed / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'samples (one a minute)', value: String(server.length) },
+      { measure: 'record reads (req/s, p50 / p99 ms)', value: `${readResult.requests.total} (${Math.round(readResult.requests.average)}/s, ${readResult.latency.p50} / ${readResult.latency.p99})` },
+      { measure: 'read errors, non-2xx', value: `${readResult.errors + readResult.timeouts}, ${readResult.non2xx}` },
+      { measure: 'care plans enrolled and dated; write errors', value: `${enrolled}; ${writeErrors}` },
+      { measure: 'transitions applied; applied twice', value: `${counts!.transitions}; ${counts!.twice}` },
+      { measure: 'transitions still due after settling', value: String(pending.due) },
+      { measure: 'deliveries: rows / arrived (unique) / not delivered', value: `${counts!.deliveries} / ${uniqueArrivals} / ${pending.undelivered}` },
+    ]);
+    console.log(`memory samples: ${PROBE_FILE}`);
+  } finally {
+    await agent.close();
+    await stopProcess(app);
+    receiver.kill();
+    await sql.end();
+  }
+}
