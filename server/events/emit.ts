@@ -1,7 +1,8 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL, type Column } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { rowsOf } from '@/db/rows';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
-import { onCommit, withTransaction, type ServiceContext } from '@/server/context';
+import { onCommit, takePendingWrites, withTransaction, type ServiceContext } from '@/server/context';
 import { unsafeJsonPlaces } from '@/server/core/json';
 import { AppError } from '@/server/errors';
 import { announceNewWork } from './work-notifier';
@@ -34,6 +35,26 @@ export async function hooksForEvents(db: Queryable, projectIds: number[], names:
     .from(webhookTriggers)
     .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
     .where(and(inArray(webhookTriggers.projectId, projectIds), inArray(webhookTriggers.event, names), eq(webhooks.enabled, true)));
+}
+
+/**
+ * The enabled webhooks of `names` in the project `projectId` as a JSON array, a column for the first
+ * statement of a transaction that will record those events: with `rememberHooks` the events need no
+ * query of their own for their webhooks.
+ */
+export function hooksJson(projectId: SQL | Column, names: EventName[]): SQL<unknown> {
+  return sql`coalesce((select json_agg(json_build_object('event', t.event, 'id', w.id, 'url', w.url, 'configurationId', w.configuration_id, 'headers', w.headers, 'strategy', t.strategy))
+    from ${webhookTriggers} t join ${webhooks} w on w.id = t.webhook_id
+    where t.project_id = ${projectId} and w.enabled and t.event in (${sql.join(
+      names.map((n) => sql`${n}`),
+      sql`, `,
+    )})), '[]'::json)`;
+}
+
+/** Keeps the webhooks `hooksJson` read for the rest of the transaction (recordEvents uses them). */
+export function rememberHooks(tx: ServiceContext, names: EventName[], json: unknown): void {
+  const rows = (typeof json === 'string' ? JSON.parse(json) : json) as (Hook & { event: string })[];
+  for (const name of names) (tx.knownHooks ??= new Map()).set(name, rows.filter((h) => h.event === name));
 }
 
 /**
@@ -93,9 +114,13 @@ export async function emit<T>(
   name: EventName,
   params: Record<string, unknown>,
   work: (tx: ServiceContext) => Promise<T>,
-  options: { onHandled?: (tx: ServiceContext) => Promise<void> } = {},
+  options: { onHandled?: (tx: ServiceContext) => Promise<void>; consequences?: EventName[] } = {},
 ): Promise<T> {
-  const hooks = await hooksFor(ctx.db, ctx.projectId, name);
+  // The webhooks of this event and of the events its work records as consequences, in one round trip.
+  const all = options.consequences?.length
+    ? await hooksForEvents(ctx.db, [ctx.projectId], [name, ...options.consequences])
+    : (await hooksFor(ctx.db, ctx.projectId, name)).map((h) => ({ ...h, event: name as string }));
+  const hooks: Hook[] = all.filter((h) => h.event === name);
   const base = { event: name, projectId: ctx.projectId, params };
   // The synchronous calls' deliveries, linked to the event once it is recorded (the event log shows them).
   const calls: number[] = [];
@@ -106,6 +131,7 @@ export async function emit<T>(
   // The handle call happens outside the transaction: no lock is held while an integration answers.
   const handled = handle ? { output: (await callSync(ctx, handle, name, base, calls)) as T } : undefined;
   return withTransaction(ctx, async (tx) => {
+    for (const event of options.consequences ?? []) (tx.knownHooks ??= new Map()).set(event, all.filter((h) => h.event === event));
     if (handled) await options.onHandled?.(tx);
     const output = handled ? handled.output : await work(tx);
     const [eventId] = await recordEvents(tx, name, [{ params, responseData: output }], after);
@@ -126,11 +152,23 @@ export async function recordEvents(
   afterHooks?: Hook[],
 ): Promise<number[]> {
   if (items.length === 0) return [];
-  const after = afterHooks ?? (await hooksFor(ctx.db, ctx.projectId, name)).filter((h) => h.strategy === 'after');
-  const recorded = await ctx.db
-    .insert(events)
-    .values(items.map((i) => ({ projectId: ctx.projectId, name, params: i.params, responseData: i.responseData ?? null })))
-    .returning({ id: events.id });
+  const known = ctx.knownHooks?.get(name) as Hook[] | undefined;
+  const after = afterHooks ?? (known ?? (await hooksFor(ctx.db, ctx.projectId, name))).filter((h) => h.strategy === 'after');
+  // The transaction's pending writes (its audit entry) go with this insert: one round trip for both.
+  const pending = takePendingWrites(ctx);
+  const recorded = pending
+    ? rowsOf<{ id: number | string }>(
+        await ctx.db.execute(
+          sql`${pending} insert into ${events} (project_id, name, params, response_data) values ${sql.join(
+            items.map((i) => sql`(${ctx.projectId}, ${name}, ${JSON.stringify(i.params)}::jsonb, ${i.responseData == null ? null : JSON.stringify(i.responseData)}::jsonb)`),
+            sql`, `,
+          )} returning id`,
+        ),
+      ).map((r) => ({ id: Number(r.id) }))
+    : await ctx.db
+        .insert(events)
+        .values(items.map((i) => ({ projectId: ctx.projectId, name, params: i.params, responseData: i.responseData ?? null })))
+        .returning({ id: events.id });
   const ids = recorded.map((r) => r.id);
   if (after.length === 0) return ids;
   const now = ctx.clock();

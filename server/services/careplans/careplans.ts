@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -6,6 +6,7 @@ import {
   careplanDefinitionVersions,
   careplanParameters,
   careplans,
+  members,
   observations,
   projects,
   type DefinitionAction } from '@/db/schema';
@@ -17,7 +18,6 @@ import type { ServiceContext } from '@/server/context';
 import { conflict, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import { FIRST_PAGE, fetchSize, toPaged, type Page } from '@/server/core/page';
-import { requireMemberInProject } from '@/server/services/members/members';
 import { iso } from '@/server/core/time';
 import { toObservationDto } from './observations';
 import { type CareplanDto, type CreateCareplanInput, type UpdateCareplanInput } from './schemas';
@@ -73,9 +73,16 @@ export async function findCareplan(ctx: ServiceContext, id: number): Promise<Car
  */
 export async function createCareplan(ctx: ServiceContext, input: CreateCareplanInput): Promise<CareplanDto> {
   requireCareManager(ctx);
-  // One round trip for the definition, its latest version and the project's time zone.
+  // One round trip for the definition, its latest version with its inputs, the project's time zone and
+  // whether the subject is a member of the project.
   const [found] = await ctx.db
-    .select({ definition: careplanDefinitions, version: careplanDefinitionVersions, timeZone: projects.timeZone })
+    .select({
+      definition: careplanDefinitions,
+      version: careplanDefinitionVersions,
+      timeZone: projects.timeZone,
+      inputIds: sql<number[]>`array(select ${careplanDefinitionInputs.id} from ${careplanDefinitionInputs} where ${careplanDefinitionInputs.versionId} = ${careplanDefinitionVersions.id} order by ${careplanDefinitionInputs.id})`,
+      subjectFound: sql<boolean>`exists(select 1 from ${members} where ${members.id} = ${input.subjectId} and ${members.projectId} = ${ctx.projectId})`,
+    })
     .from(careplanDefinitions)
     .innerJoin(
       careplanDefinitionVersions,
@@ -91,12 +98,16 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
   if (!found) {
     throw invalidField(input.definitionId !== undefined ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
   }
-  const { definition, version, timeZone } = found;
+  const { definition, version, timeZone, inputIds, subjectFound } = found;
   if (input.definitionId !== undefined && input.definitionSlug !== undefined && definition.slug !== input.definitionSlug) {
     throw invalidField('definitionSlug', 'definitionId and definitionSlug name different definitions');
   }
-  await requireMemberInProject(ctx, input.subjectId, 'subjectId');
-  return emit(ctx, 'careplan_create', input, async (tx) => {
+  if (!subjectFound) throw invalidField('subjectId', 'No member with this id in the project');
+  return emit(
+    ctx,
+    'careplan_create',
+    input,
+    async (tx) => {
     const [c] = await tx.db
       .insert(careplans)
       .values({
@@ -110,8 +121,7 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
         updatedAt: ctx.clock(),
       })
       .returning();
-    const inputs = await tx.db.select({ id: careplanDefinitionInputs.id }).from(careplanDefinitionInputs).where(eq(careplanDefinitionInputs.versionId, version.id));
-    const parameters = inputs.length > 0 ? await tx.db.insert(careplanParameters).values(inputs.map((i) => ({ careplanId: c!.id, inputId: i.id }))).returning() : [];
+    const parameters = inputIds.length > 0 ? await tx.db.insert(careplanParameters).values(inputIds.map((inputId) => ({ careplanId: c!.id, inputId: Number(inputId) }))).returning() : [];
     const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
     const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
     const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);
@@ -121,7 +131,10 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
       parameters: parameters.map((p) => ({ id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId })),
       activities: created.map(toActivityDto),
     };
-  });
+    },
+    // The activities it creates are recorded as activity_create: their webhooks come with careplan_create's.
+    { consequences: ['activity_create'] },
+  );
 }
 
 export async function getCareplan(ctx: ServiceContext, id: number, include: CareplanInclude): Promise<CareplanDto> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -10,6 +10,8 @@ import {
   projects,
   type DefinitionAction } from '@/db/schema';
 import { audit } from '@/server/audit/audit';
+import type { EventName } from '@/server/core/event-names';
+import { hooksJson, rememberHooks } from '@/server/events/emit';
 import { withTransaction, type ServiceContext } from '@/server/context';
 import { invalidField, notFound } from '@/server/errors';
 import { cancelOpenActivities, createActivities, moveActivities, type ActivityMove } from '@/server/services/activities/plan';
@@ -31,11 +33,11 @@ async function resolveObservation(
   tx: ServiceContext,
   c: Careplan,
   input: Input,
+  codeType: (typeof observationCodes.$inferSelect)['type'],
   given: { observation?: ObservationValue; observationId?: number | null },
 ): Promise<typeof observations.$inferSelect | null> {
-  const [code] = await tx.db.select().from(observationCodes).where(eq(observationCodes.id, input.observationCodeId));
   if (given.observation) {
-    checkObservationValue(code!.type, given.observation.value, 'observation.value');
+    checkObservationValue(codeType, given.observation.value, 'observation.value');
     const [row] = await tx.db
       .insert(observations)
       .values({
@@ -101,23 +103,48 @@ async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Inp
   await createActivities(tx, c, toCreate, anchor, input.id, timeZone);
 }
 
-async function dtoOf(tx: ServiceContext, parameterId: number): Promise<ParameterDto> {
+function toParameterDto(p: Pick<Parameter, 'id' | 'careplanId' | 'inputId' | 'observationId'>, o: Observation | null): ParameterDto {
+  return { id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId, observation: o ? toObservationDto(o) : null };
+}
+
+/**
+ * An input of the locked care plan's version with its code's type, the plan's parameter for it and that
+ * parameter's observation, in one round trip. Read after the plan's lock, so it sees what an earlier
+ * writer of the plan committed.
+ */
+async function loadSlot(tx: ServiceContext, c: Careplan, where: SQL) {
   const [row] = await tx.db
-    .select({ p: careplanParameters, o: observations })
-    .from(careplanParameters)
+    .select({ input: careplanDefinitionInputs, codeType: observationCodes.type, p: careplanParameters, o: observations })
+    .from(careplanDefinitionInputs)
+    .innerJoin(observationCodes, eq(observationCodes.id, careplanDefinitionInputs.observationCodeId))
+    .leftJoin(careplanParameters, and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, careplanDefinitionInputs.id)))
     .leftJoin(observations, eq(observations.id, careplanParameters.observationId))
-    .where(eq(careplanParameters.id, parameterId));
-  return { id: row!.p.id, careplanId: row!.p.careplanId, inputId: row!.p.inputId, observationId: row!.p.observationId, observation: row!.o ? toObservationDto(row!.o) : null };
+    .where(and(eq(careplanDefinitionInputs.versionId, c.versionId), where));
+  return row;
 }
 
 /**
  * The one way a parameter changes: it points at `obs` (or nothing), and the activities anchored on its
  * input follow the date (created, moved or cancelled). Callers hold the care plan's lock.
  */
-async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, parameter: Parameter | undefined, obs: Observation | null): Promise<number> {
-  const before = parameter?.observationId
-    ? ((await tx.db.select({ value: observations.value }).from(observations).where(eq(observations.id, parameter.observationId)))[0]?.value ?? null)
-    : null;
+async function setObservation(
+  tx: ServiceContext,
+  c: Careplan,
+  plan: Plan,
+  input: Input,
+  parameter: Parameter | undefined,
+  obs: Observation | null,
+  /** The date the parameter held, when the caller read it already. */
+  known?: { before: string | null },
+  /** Runs once the parameter is written, before the activities follow (the caller's audit entry, which
+   * then rides along with the activities' event insert). */
+  written?: (id: number) => Promise<void>,
+): Promise<number> {
+  const before = known
+    ? known.before
+    : parameter?.observationId
+      ? ((await tx.db.select({ value: observations.value }).from(observations).where(eq(observations.id, parameter.observationId)))[0]?.value ?? null)
+      : null;
   let id: number;
   if (parameter) {
     await tx.db.update(careplanParameters).set({ observationId: obs?.id ?? null, updatedAt: tx.clock() }).where(eq(careplanParameters.id, parameter.id));
@@ -126,22 +153,27 @@ async function setObservation(tx: ServiceContext, c: Careplan, plan: Plan, input
     const [row] = await tx.db.insert(careplanParameters).values({ careplanId: c.id, inputId: input.id, observationId: obs?.id ?? null }).returning();
     id = row!.id;
   }
+  await written?.(id);
   await applyDate(tx, c, plan, input, before, obs?.value ?? null);
   return id;
 }
 
+/** What a changed date records: activities created, moved or cancelled. */
+const PLAN_EVENTS: EventName[] = ['activity_create', 'activity_update'];
+
 /**
- * Locks the care plan (parameters of one plan change one at a time) and reads its version's actions and
- * the project's time zone in the same round trip.
+ * Locks the care plan (parameters of one plan change one at a time) and reads its version's actions, the
+ * project's time zone and the webhooks of the events a date change records, in the same round trip.
  */
 async function lockPlan(tx: ServiceContext, where: SQL) {
   const [row] = await tx.db
-    .select({ c: careplans, actions: careplanDefinitionVersions.actions, timeZone: projects.timeZone })
+    .select({ c: careplans, actions: careplanDefinitionVersions.actions, timeZone: projects.timeZone, hooks: hooksJson(careplans.projectId, PLAN_EVENTS) })
     .from(careplans)
     .innerJoin(careplanDefinitionVersions, eq(careplanDefinitionVersions.id, careplans.versionId))
     .innerJoin(projects, eq(projects.id, careplans.projectId))
     .where(where)
     .for('update', { of: careplans });
+  if (row) rememberHooks(tx, PLAN_EVENTS, row.hooks);
   return row && { c: row.c, plan: { actions: row.actions as DefinitionAction[], timeZone: row.timeZone } };
 }
 
@@ -152,20 +184,17 @@ export async function setParameter(ctx: ServiceContext, body: SetParameterInput)
     const found = await lockPlan(tx, and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))!);
     if (!found) throw invalidField('careplanId', 'No care plan with this id in the project');
     const { c, plan } = found;
-    const [input] = await tx.db
-      .select()
-      .from(careplanDefinitionInputs)
-      .where(and(eq(careplanDefinitionInputs.id, body.inputId), eq(careplanDefinitionInputs.versionId, c.versionId)));
-    if (!input) throw invalidField('inputId', "No input with this id in the care plan's definition version");
-    const [parameter] = await tx.db
-      .select()
-      .from(careplanParameters)
-      .where(and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, input.id)));
-    const before = parameter ? await dtoOf(tx, parameter.id) : null;
-    const obs = await resolveObservation(tx, c, input, body);
-    const after = await dtoOf(tx, await setObservation(tx, c, plan, input, parameter, obs));
-    await audit(tx, { action: parameter ? 'update' : 'create', resource: 'careplan-parameter', resourceId: after.id, before, after });
-    return { created: !parameter, parameter: after };
+    const slot = await loadSlot(tx, c, eq(careplanDefinitionInputs.id, body.inputId));
+    if (!slot) throw invalidField('inputId', "No input with this id in the care plan's definition version");
+    const parameter = slot.p ?? undefined;
+    const before = parameter ? toParameterDto(parameter, slot.o) : null;
+    const obs = await resolveObservation(tx, c, slot.input, slot.codeType, body);
+    let after: ParameterDto | undefined;
+    await setObservation(tx, c, plan, slot.input, parameter, obs, { before: slot.o?.value ?? null }, async (id) => {
+      after = toParameterDto({ id, careplanId: c.id, inputId: slot.input.id, observationId: obs?.id ?? null }, obs);
+      await audit(tx, { action: parameter ? 'update' : 'create', resource: 'careplan-parameter', resourceId: id, before, after });
+    });
+    return { created: !parameter, parameter: after! };
   });
 }
 
@@ -173,18 +202,16 @@ export async function setParameter(ctx: ServiceContext, body: SetParameterInput)
 export async function patchParameter(ctx: ServiceContext, id: number, body: PatchParameterInput): Promise<ParameterDto> {
   requireCareManager(ctx);
   return withTransaction(ctx, async (tx) => {
-    const [row] = await tx.db
-      .select({ p: careplanParameters, c: careplans, input: careplanDefinitionInputs })
-      .from(careplanParameters)
-      .innerJoin(careplans, eq(careplans.id, careplanParameters.careplanId))
-      .innerJoin(careplanDefinitionInputs, eq(careplanDefinitionInputs.id, careplanParameters.inputId))
-      .where(and(eq(careplanParameters.id, id), eq(careplans.projectId, ctx.projectId)));
-    if (!row) throw notFound('Care plan parameter');
-    const { plan } = (await lockPlan(tx, eq(careplans.id, row.c.id)))!;
-    const before = await dtoOf(tx, id);
-    const obs = await resolveObservation(tx, row.c, row.input, body);
-    const after = await dtoOf(tx, await setObservation(tx, row.c, plan, row.input, row.p, obs));
-    await audit(tx, { action: 'update', resource: 'careplan-parameter', resourceId: id, before, after });
+    // The plan the parameter belongs to, locked; then the parameter, its input and date as of the lock.
+    const ofParameter = sql`(select ${careplanParameters.careplanId} from ${careplanParameters} where ${careplanParameters.id} = ${id})`;
+    const found = await lockPlan(tx, and(eq(careplans.id, ofParameter), eq(careplans.projectId, ctx.projectId))!);
+    const slot = found && (await loadSlot(tx, found.c, eq(careplanParameters.id, id)));
+    if (!found || !slot?.p) throw notFound('Care plan parameter');
+    const { c, plan } = found;
+    const before = toParameterDto(slot.p, slot.o);
+    const obs = await resolveObservation(tx, c, slot.input, slot.codeType, body);
+    const after = toParameterDto({ ...slot.p, observationId: obs?.id ?? null }, obs);
+    await setObservation(tx, c, plan, slot.input, slot.p, obs, { before: slot.o?.value ?? null }, () => audit(tx, { action: 'update', resource: 'careplan-parameter', resourceId: id, before, after }));
     return after;
   });
 }
