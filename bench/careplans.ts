@@ -1,40 +1,42 @@
 /**
- * bench/careplans: through REST on PostgreSQL (`next start`): enrol 10,000 members in a 10-action
- * template, set each care plan's reference date, then move 1,000 of them. Prints p50/p99 latency of each.
+ * bench/careplans: through REST on PostgreSQL (`next start`): enrol members in a 10-action template, set
+ * each care plan's reference date (8 activities created), then move some (8 moved); beside the ceiling,
+ * a bare node:http + postgres.js server running the same statements in the same transactions
+ * (bench/careplans-ceiling.ts). Prints, for both: throughput with 10 clients, latency with one client,
+ * round trips per request (through bench/pg-proxy), and the app's latency at half the ceiling's rate.
  */
+import fs from 'node:fs';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import fs from 'node:fs';
+import { startCareplansCeiling } from './careplans-ceiling';
 import { ensureBuild, freshBenchDatabase, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
 const PORT = 3203;
+const CEILING_PORT = 3223;
 const API_KEY = 'cb_key_bench_careplans_0123456789abcdef';
-const CAREPLANS = Number(process.env.BENCH_CAREPLANS ?? 10_000);
+const CAREPLANS = Number(process.env.BENCH_CAREPLANS ?? 5_000);
 const MOVES = Math.min(1_000, CAREPLANS);
 const CONCURRENCY = 10;
+const POOL = 20;
 /** A second, unloaded pass: one client, so the latency is the service's and not a queue's. */
-const SERIAL = 500;
+const SERIAL = 300;
 /** Requests of each kind in the round-trip count (through bench/pg-proxy, one client). */
 const COUNTED = 20;
+/** The half-load pass: this many seconds of each operation at half the ceiling's rate. */
+const HALF_LOAD_SECONDS = 10;
 
+type Call = (method: 'POST' | 'PATCH', path: string, body: unknown) => Promise<{ ms: number; json: Record<string, unknown> }>;
+type Plan = { id: number; inputId: number; parameterId: number };
+type Timing = { latencies: number[]; seconds: number };
 
-export async function benchCareplans(): Promise<void> {
-  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
-  await (await import('@/db/client')).closeDb();
-  const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
-  const members = await sql<{ id: number }[]>`
-    insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${CAREPLANS + SERIAL + COUNTED}) g returning id`;
-  await sql.end();
-
-  await ensureBuild();
-  const app = startBenchApp(PORT, DATABASE_URL);
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
-  const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
+function caller(port: number, connections: number): { call: Call; close: () => Promise<void> } {
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections });
+  const call: Call = async (method, path, body) => {
     const t0 = performance.now();
-    const res = await request(`http://127.0.0.1:${PORT}/api/v1${path}`, {
+    const res = await request(`http://127.0.0.1:${port}/api/v1${path}`, {
       method,
       dispatcher: agent,
       headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
@@ -44,9 +46,76 @@ export async function benchCareplans(): Promise<void> {
     if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
     return { ms: performance.now() - t0, json };
   };
+  return { call, close: () => agent.close() };
+}
 
+/** The three operations, for one subject / plan each. */
+function operations(call: Call, definitionId: number) {
+  return {
+    enrol: async (subjectId: number, plans: Plan[]) => {
+      const r = await call('POST', '/careplan', { definitionId, subjectId });
+      const body = r.json as { id: number; parameters: { id: number; input_id?: number; inputId?: number }[] };
+      const p = body.parameters[0]!;
+      plans.push({ id: body.id, inputId: p.inputId ?? p.input_id!, parameterId: p.id });
+      return r.ms;
+    },
+    set: async (p: Plan) => (await call('POST', '/careplan-parameter', { careplanId: p.id, inputId: p.inputId, observation: { value: '2027-03-15', observedAt: '2026-11-22T10:00:00Z' } })).ms,
+    move: async (p: Plan) => (await call('PATCH', `/careplan-parameter/${p.parameterId}`, { observation: { value: '2027-04-30', observedAt: '2026-11-23T10:00:00Z' } })).ms,
+  };
+}
+
+/** Enrol, set and move, `clients` at a time. */
+async function pass(call: Call, definitionId: number, subjects: number[], moves: number, clients: number) {
+  const op = operations(call, definitionId);
+  const plans: Plan[] = [];
+  const enrol = await runAll(subjects, (s) => op.enrol(s, plans), clients);
+  const set = await runAll(plans, op.set, clients);
+  const move = await runAll(plans.slice(0, moves), op.move, clients);
+  return { enrol, set, move };
+}
+
+/** Requests sent at a fixed rate whatever the answers (open loop), so latency is the service's under that load. */
+async function paced<T>(items: T[], perSecond: number, fn: (item: T) => Promise<number>): Promise<Timing> {
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const wait = t0 + (i * 1000) / perSecond - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(fn(items[i]!).then((ms) => void latencies.push(ms)));
+  }
+  await Promise.all(pending);
+  return { latencies, seconds: (performance.now() - t0) / 1000 };
+}
+
+const rate = (t: Timing) => t.latencies.length / t.seconds;
+const row = (name: string, t: Timing) => ({
+  operation: name,
+  requests: t.latencies.length,
+  'req/s': Math.round(rate(t)),
+  'p50 ms': Math.round(percentile(t.latencies, 50) * 10) / 10,
+  'p99 ms': Math.round(percentile(t.latencies, 99) * 10) / 10,
+});
+
+export async function benchCareplans(): Promise<void> {
+  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
+  await (await import('@/db/client')).closeDb();
+  const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
+  const halfLoadMax = 3_000;
+  const total = 2 * CAREPLANS + 2 * SERIAL + 2 * COUNTED + halfLoadMax;
+  const ids = (await sql<{ id: number }[]>`insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${total}) g returning id`).map((m) => m.id);
+  await sql.end();
+  let used = 0;
+  const take = (n: number) => ids.slice(used, (used += n));
+
+  await ensureBuild();
+  const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL) });
+  const ceiling = await startCareplansCeiling(DATABASE_URL, CEILING_PORT, POOL);
+  const appClient = caller(PORT, CONCURRENCY);
+  const ceilingClient = caller(CEILING_PORT, CONCURRENCY);
   try {
     await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
+    const { call } = appClient;
     const code = (await call('POST', '/observation-code', { slug: 'reference-date', display: 'Reference date', type: 'date' })).json as { id: number };
     const actions = Array.from({ length: 10 }, (_, i) => ({
       key: `a${i}`,
@@ -59,104 +128,102 @@ export async function benchCareplans(): Promise<void> {
     }));
     const definition = (await call('POST', '/careplan-definition', { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId: code.id }], actions })).json as { id: number };
 
-    const pass = async (subjects: { id: number }[], moves: number, clients: number) => {
-      const plans: { id: number; inputId: number; parameterId: number }[] = [];
-      const enrol = await runAll(
-        subjects,
-        async (m) => {
-          const r = await call('POST', '/careplan', { definitionId: definition.id, subjectId: m.id });
-          const body = r.json as { id: number; parameters: { id: number; inputId: number }[] };
-          plans.push({ id: body.id, inputId: body.parameters[0]!.inputId, parameterId: body.parameters[0]!.id });
-          return r.ms;
-        },
-        clients,
-      );
-      const set = await runAll(
-        plans,
-        async (p) => (await call('POST', '/careplan-parameter', { careplanId: p.id, inputId: p.inputId, observation: { value: '2027-03-15', observedAt: '2026-11-22T10:00:00Z' } })).ms,
-        clients,
-      );
-      const move = await runAll(
-        plans.slice(0, moves),
-        async (p) => (await call('PATCH', `/careplan-parameter/${p.parameterId}`, { observation: { value: '2027-04-30', observedAt: '2026-11-23T10:00:00Z' } })).ms,
-        clients,
-      );
-      return { enrol, set, move };
+    // Warm both (JIT, prepared statements, pools), then measure.
+    await pass(appClient.call, definition.id, take(200), 200, CONCURRENCY);
+    await pass(ceilingClient.call, definition.id, take(200), 200, CONCURRENCY);
+    const appLoaded = await pass(appClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY);
+    const ceilingLoaded = await pass(ceilingClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY);
+    const appSerial = await pass(appClient.call, definition.id, take(SERIAL), SERIAL, 1);
+    const ceilingSerial = await pass(ceilingClient.call, definition.id, take(SERIAL), SERIAL, 1);
+
+    // The app at half of each operation's ceiling rate.
+    const op = operations(appClient.call, definition.id);
+    const half = { enrol: rate(ceilingLoaded.enrol) / 2, set: rate(ceilingLoaded.set) / 2, move: rate(ceilingLoaded.move) / 2 };
+    const n = Math.min(halfLoadMax, Math.round(half.enrol * HALF_LOAD_SECONDS));
+    const plans: Plan[] = [];
+    const halfEnrol = await paced(take(n), half.enrol, (s) => op.enrol(s, plans));
+    const halfSet = await paced(plans.slice(0, Math.round(half.set * HALF_LOAD_SECONDS)), half.set, op.set);
+    const halfMove = await paced(plans.slice(0, Math.min(halfSet.latencies.length, Math.round(half.move * HALF_LOAD_SECONDS))), half.move, op.move);
+
+    const trips = {
+      app: await countRoundTrips('app', definition.id, take(COUNTED), (url, port) => { const child = startBenchApp(port, url); return { close: () => stopProcess(child) }; }, PORT + 10),
+      ceiling: await countRoundTrips('ceiling', definition.id, take(COUNTED), (url, port) => startCareplansCeiling(url, port, 1), CEILING_PORT + 10),
     };
-    const loaded = await pass(members.slice(0, CAREPLANS), MOVES, CONCURRENCY);
-    const serial = await pass(members.slice(CAREPLANS, CAREPLANS + SERIAL), SERIAL, 1);
-    const trips = await countRoundTrips(definition.id, members.slice(CAREPLANS + SERIAL));
-    const row = (name: string, r: { latencies: number[]; seconds: number }) => ({
-      operation: name,
-      requests: r.latencies.length,
-      'req/s': Math.round(r.latencies.length / r.seconds),
-      'p50 ms': Math.round(percentile(r.latencies, 50) * 10) / 10,
-      'p99 ms': Math.round(percentile(r.latencies, 99) * 10) / 10,
-    });
-    printTable(`bench/careplans: 10-action template, REST on PostgreSQL (goal: p99 < 50 ms)`, [
-      row(`enrol (2 activities), ${CONCURRENCY} clients`, loaded.enrol),
-      row(`set date (8 activities created), ${CONCURRENCY} clients`, loaded.set),
-      row(`move date (8 activities moved), ${CONCURRENCY} clients`, loaded.move),
-      row('enrol, 1 client', serial.enrol),
-      row('set date, 1 client', serial.set),
-      row('move date, 1 client', serial.move),
+
+    printTable(`bench/careplans: 10-action template, REST on PostgreSQL, pool ${POOL}; app (next start) and ceiling (node:http + postgres.js, same statements)`, [
+      row(`app     enrol (2 activities), ${CONCURRENCY} clients`, appLoaded.enrol),
+      row(`ceiling enrol, ${CONCURRENCY} clients`, ceilingLoaded.enrol),
+      row(`app     set date (8 activities created), ${CONCURRENCY} clients`, appLoaded.set),
+      row(`ceiling set date, ${CONCURRENCY} clients`, ceilingLoaded.set),
+      row(`app     move date (8 activities moved), ${CONCURRENCY} clients`, appLoaded.move),
+      row(`ceiling move date, ${CONCURRENCY} clients`, ceilingLoaded.move),
+      row('app     enrol, 1 client', appSerial.enrol),
+      row('ceiling enrol, 1 client', ceilingSerial.enrol),
+      row('app     set date, 1 client', appSerial.set),
+      row('ceiling set date, 1 client', ceilingSerial.set),
+      row('app     move date, 1 client', appSerial.move),
+      row('ceiling move date, 1 client', ceilingSerial.move),
+      row(`app     enrol at half the ceiling (${Math.round(half.enrol)}/s)`, halfEnrol),
+      row(`app     set date at half the ceiling (${Math.round(half.set)}/s)`, halfSet),
+      row(`app     move date at half the ceiling (${Math.round(half.move)}/s)`, halfMove),
     ]);
-    printTable('round trips to PostgreSQL per request (bench/pg-proxy; statements in bench/results/careplans-statements.txt)', trips);
+    const ratio = (a: Timing, c: Timing) => (rate(a) / rate(c)).toFixed(2);
+    const p99 = (t: Timing) => Math.round(percentile(t.latencies, 99) * 10) / 10;
+    printTable('app / ceiling (goals: >= 0.5 of ceiling, 1-client p99 < 15 ms, p99 < 50 ms at half the ceiling rate)', [
+      { operation: 'enrol', 'throughput ratio': ratio(appLoaded.enrol, ceilingLoaded.enrol), '1-client p99 ms': p99(appSerial.enrol), 'half-load p99 ms': p99(halfEnrol), 'round trips app / ceiling': `${trips.app.enrol} / ${trips.ceiling.enrol}` },
+      { operation: 'set date', 'throughput ratio': ratio(appLoaded.set, ceilingLoaded.set), '1-client p99 ms': p99(appSerial.set), 'half-load p99 ms': p99(halfSet), 'round trips app / ceiling': `${trips.app.set} / ${trips.ceiling.set}` },
+      { operation: 'move date', 'throughput ratio': ratio(appLoaded.move, ceilingLoaded.move), '1-client p99 ms': p99(appSerial.move), 'half-load p99 ms': p99(halfMove), 'round trips app / ceiling': `${trips.app.move} / ${trips.ceiling.move}` },
+    ]);
   } finally {
-    await agent.close();
+    await appClient.close();
+    await ceilingClient.close();
     await stopProcess(app);
+    await ceiling.close();
   }
 }
 
+type Server = { close: () => Promise<void> };
+
 /**
- * A second app, its database connections through bench/pg-proxy, serves COUNTED requests of each kind
- * one at a time: round trips per request (ReadyForQuery messages) and the statements of the last one.
+ * A second server (the app or the ceiling), its database connections through bench/pg-proxy, serves
+ * COUNTED requests of each kind one at a time: round trips per request (ReadyForQuery messages, steady
+ * state: the second half) and the statements of the last one, in bench/results/careplans-statements-<name>.txt.
  */
-async function countRoundTrips(definitionId: number, subjects: { id: number }[]): Promise<Record<string, string | number>[]> {
+async function countRoundTrips(
+  name: string,
+  definitionId: number,
+  subjects: number[],
+  start: (url: string, port: number) => Server | Promise<Server>,
+  port: number,
+): Promise<{ enrol: number; set: number; move: number }> {
   const proxy = await startPgProxy();
-  const port = PORT + 10;
-  const app = startBenchApp(port, DATABASE_URL.replace(':5432/', `:${proxy.port}/`));
-  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
-  const call = async (method: 'POST' | 'PATCH', path: string, body: unknown) => {
-    const res = await request(`http://127.0.0.1:${port}/api/v1${path}`, { method, dispatcher: agent, headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const json = (await res.body.json()) as Record<string, unknown>;
-    if (res.statusCode >= 300) throw new Error(`${method} ${path}: ${res.statusCode} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const rows: Record<string, string | number>[] = [];
+  const server = await start(DATABASE_URL.replace(':5432/', `:${proxy.port}/`), port);
+  const client = caller(port, 1);
   const log: string[] = [];
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/api/v1/openapi.json`);
-    const plans: { id: number; inputId: number; parameterId: number }[] = [];
-    const measure = async (name: string, run: (i: number) => Promise<void>) => {
+    if (name === 'app') await waitForHttp(`http://127.0.0.1:${port}/api/v1/openapi.json`);
+    const op = operations(client.call, definitionId);
+    const plans: Plan[] = [];
+    const measure = async (what: string, run: (i: number) => Promise<unknown>) => {
       const counts: number[] = [];
       for (let i = 0; i < subjects.length; i++) {
         proxy.reset();
         await run(i);
         counts.push(proxy.roundTrips());
       }
-      log.push(`== ${name}: ${proxy.roundTrips()} round trips\n${proxy.statements().join('\n')}\n`);
-      // The first requests prepare statements and warm caches; count the steady state.
+      log.push(`== ${what}: ${proxy.roundTrips()} round trips\n${proxy.statements().join('\n')}\n`);
       const steady = counts.slice(Math.floor(counts.length / 2));
-      rows.push({ request: name, 'round trips (steady)': Math.round((steady.reduce((a, b) => a + b, 0) / steady.length) * 10) / 10, 'first request': counts[0]! });
+      return Math.round((steady.reduce((a, b) => a + b, 0) / steady.length) * 10) / 10;
     };
-    await measure('enrol', async (i) => {
-      const body = (await call('POST', '/careplan', { definitionId, subjectId: subjects[i]!.id })) as { id: number; parameters: { id: number; inputId: number }[] };
-      plans.push({ id: body.id, inputId: body.parameters[0]!.inputId, parameterId: body.parameters[0]!.id });
-    });
-    await measure('set date', async (i) => {
-      const p = plans[i]!;
-      await call('POST', '/careplan-parameter', { careplanId: p.id, inputId: p.inputId, observation: { value: '2027-03-15', observedAt: '2026-11-22T10:00:00Z' } });
-    });
-    await measure('move date', async (i) => {
-      await call('PATCH', `/careplan-parameter/${plans[i]!.parameterId}`, { observation: { value: '2027-04-30', observedAt: '2026-11-23T10:00:00Z' } });
-    });
+    const enrol = await measure('enrol', (i) => op.enrol(subjects[i]!, plans));
+    const set = await measure('set date', (i) => op.set(plans[i]!));
+    const move = await measure('move date', (i) => op.move(plans[i]!));
     fs.mkdirSync('bench/results', { recursive: true });
-    fs.writeFileSync('bench/results/careplans-statements.txt', log.join('\n'));
+    fs.writeFileSync(`bench/results/careplans-statements-${name}.txt`, log.join('\n'));
+    return { enrol, set, move };
   } finally {
-    await agent.close();
-    await stopProcess(app);
+    await client.close();
+    await server.close();
     await proxy.close();
   }
-  return rows;
 }
