@@ -14,7 +14,7 @@ export type LoadResult = {
 };
 
 /** Drives `url()` (a fresh path per request) with autocannon and buckets responses per second. */
-export async function load(name: string, opts: { base: string; path: () => string; token: string; connections: number; seconds: number }): Promise<LoadResult> {
+export async function load(name: string, opts: { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number }): Promise<LoadResult> {
   const perSecond = new Map<number, number>();
   const start = Date.now();
   let finish!: (r: autocannon.Result) => void;
@@ -25,6 +25,8 @@ export async function load(name: string, opts: { base: string; path: () => strin
     url: opts.base,
     connections: opts.connections,
     duration: opts.seconds,
+    // An overall rate (autocannon's -R): latency under that load instead of at saturation.
+    ...(opts.rate ? { overallRate: Math.round(opts.rate) } : {}),
     headers: { authorization: `Bearer ${opts.token}` },
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path() }) }],
     },

@@ -1,0 +1,12 @@
+export const dynamic = 'force-dynamic';
+
+/**
+ * bench/records' floor of Next itself: the production build answering a fixed JSON body. Exists only when
+ * the server runs with CAREBASE_BENCH_ROUTES=1 (the benchmarks); otherwise 404 like any unknown path.
+ */
+const BODY = JSON.stringify([{ id: 1, type: 'profile', memberId: 1, fields: { n: 1 }, createdAt: '2026-11-24T00:00:00.000Z', updatedAt: '2026-11-24T00:00:00.000Z' }]);
+
+export function GET(): Response {
+  if (process.env.CAREBASE_BENCH_ROUTES !== '1') return new Response(null, { status: 404 });
+  return new Response(BODY, { headers: { 'content-type': 'application/json' } });
+}
