@@ -133,8 +133,10 @@ export async function ensureBuild(): Promise<void> {
 export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
 /** `next start` of the current build against a bench database, as every REST bench runs it. */
-export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}): ChildProcess {
-  return startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): ChildProcess {
+  // With node flags (bench/profile's --cpu-prof, which NODE_OPTIONS refuses) node runs Next's CLI itself.
+  const [cmd, args] = nodeArgs.length > 0 ? ['node', [...nodeArgs, 'node_modules/next/dist/bin/next']] : ['npx', ['next']];
+  return startProcess(cmd, [...args, 'start', '-H', '127.0.0.1', '-p', String(port)], {
     DATABASE_URL: databaseUrl,
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
     CAREBASE_AUTO_MIGRATE: 'false',

@@ -6,10 +6,11 @@ import { benchScheduler } from './scheduler';
 import { benchQuestionnaires } from './questionnaires';
 import { benchAppointments } from './appointments';
 import { benchSoak } from './soak';
+import { benchProfile } from './profile';
 
 const benches: Record<string, () => Promise<void>> = { records: benchRecords, webhooks: benchWebhooks, careplans: benchCareplans, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments };
-/** Not part of a plain `npm run bench`: an hour long. `npm run bench soak`. */
-const onRequest: Record<string, () => Promise<void>> = { soak: benchSoak };
+/** Not part of a plain `npm run bench`: the soak (an hour) and the profile (after records). `npm run bench soak`. */
+const onRequest: Record<string, () => Promise<void>> = { soak: benchSoak, profile: benchProfile };
 const only = process.argv[2];
 for (const [name, fn] of Object.entries({ ...benches, ...(only ? onRequest : {}) })) {
   if (only && only !== name) continue;
