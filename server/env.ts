@@ -52,6 +52,7 @@ const schema = z
     AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     SIGN_IN_FAILURES_PER_15_MIN: z.coerce.number().int().min(1).default(10),
     WEBHOOK_ALLOWED_CIDRS: cidrList,
+    CAREBASE_BENCH_ROUTES: flag('false'),
     EXECUTOR_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
     // At most this many of the executor's slots go to one webhook, so one slow or busy receiver leaves
     // the rest for the others (and sees a bounded number of connections).

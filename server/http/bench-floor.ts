@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import postgres from 'postgres';
+import { getEnv } from '@/server/env';
 
 /**
  * bench/records' floor of Next with the records SQL: the same statements as bench/records-ceiling.ts (key
@@ -9,12 +10,13 @@ import postgres from 'postgres';
  */
 const KEY = Symbol.for('carebase.bench-floor.sql');
 type G = typeof globalThis & { [KEY]?: postgres.Sql };
-const pool = () => ((globalThis as G)[KEY] ??= postgres(process.env.DATABASE_URL!, { max: Number(process.env.DB_POOL_MAX ?? 20), onnotice: () => {} }));
+const pool = () => ((globalThis as G)[KEY] ??= postgres(getEnv().DATABASE_URL!, { max: getEnv().DB_POOL_MAX, onnotice: () => {} }));
 
 type Row = { id: number; type: string; member_id: number; fields: unknown; created_at: Date; updated_at: Date };
 
 export async function recordsFloor(request: Request): Promise<Response> {
-  if (process.env.CAREBASE_BENCH_ROUTES !== '1' || !process.env.DATABASE_URL) return new Response(null, { status: 404 });
+  const env = getEnv();
+  if (!env.CAREBASE_BENCH_ROUTES || !env.DATABASE_URL) return new Response(null, { status: 404 });
   const sql = pool();
   const url = new URL(request.url);
   const token = /^Bearer (.+)$/.exec(request.headers.get('authorization') ?? '')?.[1] ?? '';

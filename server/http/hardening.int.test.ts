@@ -190,6 +190,12 @@ describe('health and readiness (CONTRACT 1)', () => {
     expect(ready.status).toBe(503);
     expect(await ready.json()).toEqual({ database: 'ok', migrations: 'ok', executor: 'stopped' });
   });
+
+  it('does not serve the benchmarks\' floor routes unless CAREBASE_BENCH_ROUTES is set', async () => {
+    for (const path of ['/api/bench-floor/fixed', '/api/bench-floor/records?type=profile&actorId=1']) {
+      expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
+    }
+  });
 });
 
 describe('in process and over HTTP agree', () => {

@@ -1,3 +1,5 @@
+import { getEnv } from '@/server/env';
+
 export const dynamic = 'force-dynamic';
 
 /**
@@ -7,6 +9,6 @@ export const dynamic = 'force-dynamic';
 const BODY = JSON.stringify([{ id: 1, type: 'profile', memberId: 1, fields: { n: 1 }, createdAt: '2026-11-24T00:00:00.000Z', updatedAt: '2026-11-24T00:00:00.000Z' }]);
 
 export function GET(): Response {
-  if (process.env.CAREBASE_BENCH_ROUTES !== '1') return new Response(null, { status: 404 });
+  if (!getEnv().CAREBASE_BENCH_ROUTES) return new Response(null, { status: 404 });
   return new Response(BODY, { headers: { 'content-type': 'application/json' } });
 }
