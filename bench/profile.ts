@@ -7,11 +7,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { ensureBuild, load, printTable, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { Agent, request } from 'undici';
+import { ensureBuild, load, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 
-const DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/carebase_bench';
+const ROUTE = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
+const WRITES = ROUTE === 'enrol';
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${WRITES ? 'carebase_bench_careplans' : 'carebase_bench'}`;
 const PORT = 3206;
-const API_KEY = 'cb_key_bench_records_0123456789abcdef';
+const API_KEY = WRITES ? 'cb_key_bench_careplans_0123456789abcdef' : 'cb_key_bench_records_0123456789abcdef';
 const DIR = path.resolve('bench/results/profile');
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
@@ -31,21 +34,42 @@ function origin(url: string): string {
 export async function benchProfile(): Promise<void> {
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const [first] = await sql<{ id: number }[]>`select min(id)::int as id from member`.catch(() => [{ id: 0 }]);
+  const [definition] = WRITES ? await sql<{ id: number }[]>`select id from careplan_definition limit 1` : [];
+  const subjects = WRITES ? (await sql<{ id: number }[]>`select id from member order by id limit 3000`).map((m) => m.id) : [];
   await sql.end();
-  if (!first?.id) throw new Error('bench/profile needs bench/records’ database: run `npm run bench records` first');
+  if (!first?.id || (WRITES && !definition)) throw new Error(`bench/profile needs ${WRITES ? 'bench/careplans' : 'bench/records'}’ database: run that bench first`);
   await ensureBuild();
   fs.rmSync(DIR, { recursive: true, force: true });
   fs.mkdirSync(DIR, { recursive: true });
   const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: '20' }, ['--cpu-prof', `--cpu-prof-dir=${DIR}`]);
-  const route = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
+  const route = ROUTE;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const types = ['profile', 'preferences', 'consent'];
   const pathOf = route === 'fields' ? () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}` : () => `/api/v1/record/${types[rand(3)]}?actorId=${first.id + rand(1000)}`;
   try {
     await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
-    await load('warm', { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 5 });
-    const r = await load(route, { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 20 });
-    console.log(`profiled ${route}: ${Math.round(r.rps)} req/s under the profiler`);
+    if (WRITES) {
+      const agent = new Agent({ keepAliveTimeout: 30_000, connections: 10 });
+      const enrol = async (subjectId: number) => {
+        const t0 = performance.now();
+        const res = await request(`http://127.0.0.1:${PORT}/api/v1/careplan`, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ definitionId: definition!.id, subjectId }),
+        });
+        await res.body.dump();
+        return performance.now() - t0;
+      };
+      await runAll(subjects.slice(0, 300), enrol, 10);
+      const r = await runAll(subjects, enrol, 10);
+      console.log(`profiled enrol: ${Math.round(r.latencies.length / r.seconds)} req/s under the profiler`);
+      await agent.close();
+    } else {
+      await load('warm', { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 5 });
+      const r = await load(route, { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 20 });
+      console.log(`profiled ${route}: ${Math.round(r.rps)} req/s under the profiler`);
+    }
   } finally {
     await stopProcess(app);
   }
