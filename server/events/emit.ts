@@ -117,9 +117,7 @@ export async function emit<T>(
   options: { onHandled?: (tx: ServiceContext) => Promise<void>; consequences?: EventName[] } = {},
 ): Promise<T> {
   // The webhooks of this event and of the events its work records as consequences, in one round trip.
-  const all = options.consequences?.length
-    ? await hooksForEvents(ctx.db, [ctx.projectId], [name, ...options.consequences])
-    : (await hooksFor(ctx.db, ctx.projectId, name)).map((h) => ({ ...h, event: name as string }));
+  const all = await hooksForEvents(ctx.db, [ctx.projectId], [name, ...(options.consequences ?? [])]);
   const hooks: Hook[] = all.filter((h) => h.event === name);
   const base = { event: name, projectId: ctx.projectId, params };
   // The synchronous calls' deliveries, linked to the event once it is recorded (the event log shows them).
@@ -131,7 +129,7 @@ export async function emit<T>(
   // The handle call happens outside the transaction: no lock is held while an integration answers.
   const handled = handle ? { output: (await callSync(ctx, handle, name, base, calls)) as T } : undefined;
   return withTransaction(ctx, async (tx) => {
-    for (const event of options.consequences ?? []) (tx.knownHooks ??= new Map()).set(event, all.filter((h) => h.event === event));
+    rememberHooks(tx, options.consequences ?? [], all);
     if (handled) await options.onHandled?.(tx);
     const output = handled ? handled.output : await work(tx);
     const [eventId] = await recordEvents(tx, name, [{ params, responseData: output }], after);
@@ -155,21 +153,13 @@ export async function recordEvents(
   const known = ctx.knownHooks?.get(name) as Hook[] | undefined;
   const after = afterHooks ?? (known ?? (await hooksFor(ctx.db, ctx.projectId, name))).filter((h) => h.strategy === 'after');
   // The transaction's pending writes (its audit entry) go with this insert: one round trip for both.
-  const pending = takePendingWrites(ctx);
-  const recorded = pending
-    ? rowsOf<{ id: number | string }>(
-        await ctx.db.execute(
-          sql`${pending} insert into ${events} (project_id, name, params, response_data) values ${sql.join(
-            items.map((i) => sql`(${ctx.projectId}, ${name}, ${JSON.stringify(i.params)}::jsonb, ${i.responseData == null ? null : JSON.stringify(i.responseData)}::jsonb)`),
-            sql`, `,
-          )} returning id`,
-        ),
-      ).map((r) => ({ id: Number(r.id) }))
-    : await ctx.db
-        .insert(events)
-        .values(items.map((i) => ({ projectId: ctx.projectId, name, params: i.params, responseData: i.responseData ?? null })))
-        .returning({ id: events.id });
-  const ids = recorded.map((r) => r.id);
+  const recorded = await ctx.db.execute(
+    sql`${takePendingWrites(ctx) ?? sql.empty()} insert into ${events} (project_id, name, params, response_data) values ${sql.join(
+      items.map((i) => sql`(${ctx.projectId}, ${name}, ${JSON.stringify(i.params)}::jsonb, ${i.responseData == null ? null : JSON.stringify(i.responseData)}::jsonb)`),
+      sql`, `,
+    )} returning id`,
+  );
+  const ids = rowsOf<{ id: number | string }>(recorded).map((r) => Number(r.id));
   if (after.length === 0) return ids;
   const now = ctx.clock();
   const rows = await ctx.db
@@ -177,7 +167,7 @@ export async function recordEvents(
     .values(
       items.flatMap((item, k) => {
         const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params: item.params, responseData: item.responseData ?? null });
-        return after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: recorded[k]!.id, event: name, payload, nextAttemptAt: now }));
+        return after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: ids[k]!, event: name, payload, nextAttemptAt: now }));
       }),
     )
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });

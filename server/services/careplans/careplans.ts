@@ -108,29 +108,29 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
     'careplan_create',
     input,
     async (tx) => {
-    const [c] = await tx.db
-      .insert(careplans)
-      .values({
-        projectId: ctx.projectId,
-        definitionId: definition.id,
-        versionId: version.id,
-        version: version.version,
-        subjectId: input.subjectId,
-        title: input.title ?? version.title,
-        createdAt: ctx.clock(),
-        updatedAt: ctx.clock(),
-      })
-      .returning();
-    const parameters = inputIds.length > 0 ? await tx.db.insert(careplanParameters).values(inputIds.map((inputId) => ({ careplanId: c!.id, inputId: Number(inputId) }))).returning() : [];
-    const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
-    const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
-    const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);
-    await audit(tx, { action: 'create', resource: 'careplan', resourceId: dto.id, after: dto });
-    return {
-      ...dto,
-      parameters: parameters.map((p) => ({ id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId })),
-      activities: created.map(toActivityDto),
-    };
+      const [c] = await tx.db
+        .insert(careplans)
+        .values({
+          projectId: ctx.projectId,
+          definitionId: definition.id,
+          versionId: version.id,
+          version: version.version,
+          subjectId: input.subjectId,
+          title: input.title ?? version.title,
+          createdAt: ctx.clock(),
+          updatedAt: ctx.clock(),
+        })
+        .returning();
+      const parameters = inputIds.length > 0 ? await tx.db.insert(careplanParameters).values(inputIds.map((inputId) => ({ careplanId: c!.id, inputId: Number(inputId) }))).returning() : [];
+      const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
+      const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
+      const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);
+      await audit(tx, { action: 'create', resource: 'careplan', resourceId: dto.id, after: dto });
+      return {
+        ...dto,
+        parameters: parameters.map((p) => ({ id: p.id, careplanId: p.careplanId, inputId: p.inputId, observationId: p.observationId })),
+        activities: created.map(toActivityDto),
+      };
     },
     // The activities it creates are recorded as activity_create: their webhooks come with careplan_create's.
     { consequences: ['activity_create'] },
