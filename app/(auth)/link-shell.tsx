@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 
 /** The frame of the sign-in, invitation and reset pages: the brand, a heading, one card. */
@@ -15,5 +16,21 @@ export function LinkShell({ title, intro, children }: { title: string; intro?: R
         <div className="rounded-lg bg-white p-6 shadow-sm ring-1 ring-slate-200">{children}</div>
       </div>
     </main>
+  );
+}
+
+/** An invitation or reset link that cannot be used: why, and the way back to sign in. */
+export function UnusableLink({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <LinkShell title={title}>
+      <p role="alert" className="text-sm text-slate-700">
+        {children}
+      </p>
+      <p className="mt-4 text-sm">
+        <Link href="/login" className="font-medium text-brand-700 underline">
+          Go to sign in
+        </Link>
+      </p>
+    </LinkShell>
   );
 }
