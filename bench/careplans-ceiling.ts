@@ -14,7 +14,7 @@ import type { DefinitionAction } from '@/db/schema';
  * events' JSON beyond what the rows need, no framework: what is left is PostgreSQL and HTTP.
  */
 export function startCareplansCeiling(databaseUrl: string, port: number, poolMax: number): Promise<{ close: () => Promise<void> }> {
-  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {} });
+  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, connection: { jit: 'off' } }); // as the app's pool
   type Key = { id: number; project_id: number; integration_id: number };
   type Activity = Record<string, unknown> & { id: number; action_key: string; status: string; reminders: unknown; reminder_index: number; activate_at: Date; end_at: Date | null; handled_transitions: string[] };
 

@@ -2,7 +2,9 @@
  * bench/profile: a CPU profile of the production server under load (`--cpu-prof`), summarised as the
  * functions with the most self time and the share of time per origin (Next, React, drizzle, zod,
  * postgres.js, our code). Runs against bench/records' database (run `npm run bench records` first):
- * BENCH_PROFILE_ROUTE=actor (GET /record/<type>?actorId=, default) or fields.
+ * BENCH_PROFILE_ROUTE=actor (GET /record/<type>?actorId=, default) or fields; enrol against
+ * bench/careplans' database; drain profiles the embedded executor in this process (node:inspector) while
+ * it drains 20,000 deliveries to 10 webhooks on bench/webhooks' receiver.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +34,7 @@ function origin(url: string): string {
 }
 
 export async function benchProfile(): Promise<void> {
+  if (ROUTE === 'drain') return profileDrain();
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const [first] = await sql<{ id: number }[]>`select min(id)::int as id from member`.catch(() => [{ id: 0 }]);
   const [definition] = WRITES ? await sql<{ id: number }[]>`select id from careplan_definition limit 1` : [];
@@ -77,7 +80,12 @@ export async function benchProfile(): Promise<void> {
   const files = fs.readdirSync(DIR).map((f) => path.join(DIR, f));
   const biggest = files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
   if (!biggest) throw new Error('no profile was written');
-  const profile = JSON.parse(fs.readFileSync(biggest, 'utf8')) as Profile;
+  summariseProfile(JSON.parse(fs.readFileSync(biggest, 'utf8')) as Profile, `${route} route`);
+  console.log(`profile: ${biggest}`);
+}
+
+/** Self time by origin, with node internals charged to their caller, and the top functions. */
+export function summariseProfile(profile: Profile, what: string): void {
   const self = new Map<number, number>();
   profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -106,8 +114,83 @@ export async function benchProfile(): Promise<void> {
   }
   const busy = [...fns.values()].reduce((a, b) => a + b, 0);
   const pct = (us: number) => `${((us / busy) * 100).toFixed(1)} %`;
-  printTable(`bench/profile: ${route} route, self time by origin (busy ${((busy / total) * 100).toFixed(0)} % of the profile)`, [...origins.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([o, us]) => ({ origin: o, 'self time': pct(us) })));
+  printTable(`bench/profile: ${what}, self time by origin (busy ${((busy / total) * 100).toFixed(0)} % of the profile)`, [...origins.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([o, us]) => ({ origin: o, 'self time': pct(us) })));
   printTable('self time with internals charged to their nearest caller', [...charged.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([o, us]) => ({ origin: o, time: pct(us) })));
   printTable('top functions by self time', [...fns.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([f, us]) => ({ function: f.slice(0, 110), 'self time': pct(us) })));
-  console.log(`profile: ${biggest}`);
+}
+
+/** The executor's drain, profiled in this process: only the drain window is sampled. */
+async function profileDrain(): Promise<void> {
+  const { Session } = await import('node:inspector/promises');
+  const { freshBenchDatabase } = await import('./lib');
+  const { startReceiverProcess, waitForAll } = await import('./webhooks');
+  process.env.EXECUTOR_CONCURRENCY = process.env.BENCH_EXECUTOR_CONCURRENCY ?? '64';
+  process.env.DB_POOL_MAX = '20';
+  const DELIVERIES = Number(process.env.BENCH_DRAIN_N ?? 20_000);
+  const { url, projectId } = await freshBenchDatabase('carebase_bench_drain');
+  const { getDb, closeDb } = await import('@/db/client');
+  const { createContext } = await import('@/server/context');
+  const { createWebhook } = await import('@/server/services/webhooks/webhooks');
+  const { startEmbeddedExecutor, stopExecutor } = await import('@/server/executor');
+  const ctx = createContext(await getDb(), projectId, { kind: 'system', role: 'admin' });
+  const receiver = await startReceiverProcess();
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  for (let i = 0; i < 10; i++) {
+    const w = await createWebhook(ctx, { display: `w${i}`, url: `http://127.0.0.1:3301/w${i}`, triggers: [{ event: 'member_create' }] });
+    await sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
+      select ${projectId}, ${w.id}, 'member_create', ${JSON.stringify({ event: 'member_create', projectId, params: { name: 'x' }, responseData: { id: 1, name: 'x' } })}, 'pending', now()
+      from generate_series(1, ${DELIVERIES / 10})`;
+  }
+  await sql`analyze webhook_delivery`;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  const commits = async () => (await sql<{ n: number }[]>`select xact_commit::int as n from pg_stat_database where datname = current_database()`)[0]!.n;
+  const commits0 = await commits();
+  const cpu0 = cpuByProcess(receiver.pid);
+  const t0 = Date.now();
+  startEmbeddedExecutor();
+  const arrivals = await waitForAll(receiver, DELIVERIES, 120_000);
+  const seconds = (Date.now() - t0) / 1000;
+  const cpu1 = cpuByProcess(receiver.pid);
+  // Statements outside a transaction commit one each: what the drain asked of the database.
+  const statements = (await commits()) - commits0 - 1;
+  const { profile } = await session.post('Profiler.stop');
+  session.disconnect();
+  await stopExecutor();
+  const [left] = await sql<{ n: number }[]>`select count(*)::int as n from webhook_delivery where status <> 'delivered'`;
+  await sql.end();
+  receiver.stop();
+  await closeDb();
+  console.log(`drained ${arrivals.length} deliveries in ${seconds.toFixed(1)} s (${Math.round(arrivals.length / seconds)}/s under the profiler), ${left!.n} not marked delivered; ${statements} statements (transactions), ${(arrivals.length / statements).toFixed(1)} deliveries each`);
+  printTable('CPU during the drain, per process (from /proc)', Object.keys(cpu1).map((k) => {
+    const used = cpu1[k]! - (cpu0[k] ?? 0);
+    return { process: k, 'CPU s': used.toFixed(2), 'cores busy': (used / seconds).toFixed(2), 'µs per delivery': Math.round((used / arrivals.length) * 1e6) };
+  }));
+  summariseProfile(profile as unknown as Profile, 'executor drain');
+  fs.mkdirSync(DIR, { recursive: true });
+  fs.writeFileSync(path.join(DIR, 'drain.cpuprofile'), JSON.stringify(profile));
+  console.log(`profile: ${path.join(DIR, 'drain.cpuprofile')}`);
+}
+
+/** CPU seconds used so far by this process, the receiver and all PostgreSQL processes (Linux /proc). */
+function cpuByProcess(receiverPid: number | undefined): Record<string, number> {
+  const tick = 100; // USER_HZ
+  const cpuOf = (pid: string) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), s: (Number(fields[11]) + Number(fields[12])) / tick };
+    } catch {
+      return undefined;
+    }
+  };
+  const out: Record<string, number> = { 'executor (this process)': cpuOf(String(process.pid))?.s ?? 0, receiver: cpuOf(String(receiverPid))?.s ?? 0, postgres: 0 };
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    const p = cpuOf(pid);
+    if (p?.comm === 'postgres') out.postgres! += p.s;
+  }
+  return out;
 }

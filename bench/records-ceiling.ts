@@ -7,7 +7,7 @@ import postgres from 'postgres';
  * read-scoped record query) through postgres.js with the same pool size, answering the same JSON.
  */
 export function startCeiling(databaseUrl: string, port: number, poolMax: number, prepare = true): Promise<{ close: () => Promise<void> }> {
-  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, prepare });
+  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, prepare, connection: { jit: 'off' } }); // as the app's pool
   const iso = (d: Date) => d.toISOString();
   type Row = { id: number; type: string; member_id: number; fields: unknown; created_at: Date; updated_at: Date };
   const dto = (r: Row) => ({ id: r.id, type: r.type, memberId: r.member_id, fields: r.fields, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });

@@ -1,5 +1,5 @@
-// A local webhook receiver for bench/webhooks: answers 200 at once and reports, on SIGTERM, when each
-// webhook-id arrived (ms since epoch) as JSON on stdout.
+// A local webhook receiver for the benches: answers 200 at once. Over IPC, 'count' answers how many
+// deliveries arrived (cheap, for polling) and 'report' when each webhook-id arrived (ms since epoch).
 import http from 'node:http';
 
 const arrivals = [];
@@ -13,6 +13,7 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 30_000;
 server.listen(Number(process.argv[2]), '127.0.0.1', () => process.send?.('ready'));
 process.on('message', (m) => {
+  if (m === 'count') process.send?.({ count: arrivals.length });
   if (m === 'report') process.send?.({ arrivals });
   if (m === 'reset') arrivals.length = 0;
 });

@@ -43,8 +43,17 @@ export function generatePassword(): string {
 
 /** A key derived from AUTH_SECRET for one purpose, so secrets for cursors and sessions never coincide. */
 export function derivedKey(purpose: string): Buffer {
-  return createHmac('sha256', getEnv().authSecret).update(`carebase:${purpose}`).digest();
+  const secret = getEnv().authSecret;
+  const key = `${purpose}\u0000${secret}`;
+  let derived = derivedKeys.get(key);
+  if (!derived) {
+    derived = createHmac('sha256', secret).update(`carebase:${purpose}`).digest();
+    derivedKeys.set(key, derived);
+  }
+  return derived;
 }
+/** Derived keys by purpose and secret: an HMAC per signed cookie or decrypted secret added up. */
+const derivedKeys = new Map<string, Buffer>();
 
 /** AES-256-GCM for secrets we must be able to read back (webhook signing secrets): `v1.iv.tag.data`. */
 export function encryptSecret(plain: string): string {
@@ -55,9 +64,24 @@ export function encryptSecret(plain: string): string {
 }
 
 export function decryptSecret(stored: string): string {
+  const key = derivedKey('secret-encryption');
+  let decrypted = decryptedBy.get(key);
+  if (!decrypted) decryptedBy.set(key, (decrypted = new Map()));
+  const known = decrypted.get(stored);
+  if (known !== undefined) return known;
+  const plain = decryptStored(stored, key);
+  // Webhook secrets are few and read for every delivery: keep the recent ones (at most 1,000).
+  if (decrypted.size >= 1000) decrypted.delete(decrypted.keys().next().value!);
+  decrypted.set(stored, plain);
+  return plain;
+}
+/** Secrets already decrypted, per encryption key (a changed AUTH_SECRET finds none of them). */
+const decryptedBy = new WeakMap<Buffer, Map<string, string>>();
+
+function decryptStored(stored: string, key: Buffer): string {
   const [version, iv, tag, data] = stored.split('.');
   if (version !== 'v1' || !iv || !tag || !data) throw new Error('Unreadable encrypted secret');
-  const decipher = createDecipheriv('aes-256-gcm', derivedKey('secret-encryption'), Buffer.from(iv, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
 }

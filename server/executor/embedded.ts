@@ -52,7 +52,10 @@ export class EmbeddedExecutor {
     while (this.running) {
       let claimed: DueDelivery[] = [];
       const free = this.opts.concurrency - this.inFlight;
-      if (free >= batch || (free > 0 && this.inFlight === 0)) {
+      // Attempts whose POST is done but whose outcome is still being written do not hold a slot; should
+      // the database fall behind, stop claiming until they are written.
+      const writing = this.tasks.size - this.inFlight;
+      if ((free >= batch || (free > 0 && this.inFlight === 0)) && writing < 4 * this.opts.concurrency) {
         try {
           claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs, {
             perWebhook: Math.min(this.opts.perWebhook ?? this.opts.concurrency, this.opts.concurrency),
@@ -68,17 +71,28 @@ export class EmbeddedExecutor {
     }
   }
 
+  /**
+   * One attempt. Its slot (and its webhook's share) is held while the POST is out, and given back as soon
+   * as the answer is in: writing the outcome is batched and may take a few milliseconds more.
+   */
   private run(delivery: DueDelivery): void {
     this.inFlight++;
     this.busy.set(delivery.webhookId, (this.busy.get(delivery.webhookId) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
+      if (left > 0) this.busy.set(delivery.webhookId, left);
+      else this.busy.delete(delivery.webhookId);
+      this.wake();
+    };
     const task = getDb()
-      .then((db) => attemptDue(db, delivery, { record: this.outcomes.record }))
+      .then((db) => attemptDue(db, delivery, { record: this.outcomes.record, sent: release }))
       .catch((e: unknown) => console.error(`[executor] delivery ${delivery.id} failed to run`, e))
       .finally(() => {
-        this.inFlight--;
-        const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
-        if (left > 0) this.busy.set(delivery.webhookId, left);
-        else this.busy.delete(delivery.webhookId);
+        release();
         this.tasks.delete(task);
         this.wake();
       });

@@ -34,7 +34,10 @@ export async function claimDueDeliveries(
           select id, webhook_id, next_attempt_at from webhook_delivery
           where webhook_id = wh.id and status = 'pending' and next_attempt_at <= ${ts(now)}
             and (lease_until is null or lease_until < ${ts(now)})
-          order by next_attempt_at
+          -- webhook_id first, though it is fixed here: it keeps the planner on the (webhook_id,
+          -- next_attempt_at) index. Ordered by next_attempt_at alone, it walked the all-webhooks due index
+          -- past every other webhook's rows (30 ms a claim at 40,000 pending instead of 1 ms).
+          order by webhook_id, next_attempt_at
           limit greatest(0, ${fairness.perWebhook}::int - coalesce(busy.value::int, 0))
           for update skip locked
         ) c
