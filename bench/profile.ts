@@ -4,7 +4,8 @@
  * postgres.js, our code). Runs against bench/records' database (run `npm run bench records` first):
  * BENCH_PROFILE_ROUTE=actor (GET /record/<type>?actorId=, default) or fields; enrol against
  * bench/careplans' database; drain profiles the embedded executor in this process (node:inspector) while
- * it drains 20,000 deliveries to 10 webhooks on bench/webhooks' receiver.
+ * it drains BENCH_DRAIN_N (20,000) deliveries to BENCH_DRAIN_WEBHOOKS (10) webhooks on bench/webhooks'
+ * receiver.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -135,11 +136,12 @@ async function profileDrain(): Promise<void> {
   const ctx = createContext(await getDb(), projectId, { kind: 'system', role: 'admin' });
   const receiver = await startReceiverProcess();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  for (let i = 0; i < 10; i++) {
+  const WEBHOOKS = Number(process.env.BENCH_DRAIN_WEBHOOKS ?? 10);
+  for (let i = 0; i < WEBHOOKS; i++) {
     const w = await createWebhook(ctx, { display: `w${i}`, url: `http://127.0.0.1:3301/w${i}`, triggers: [{ event: 'member_create' }] });
     await sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
       select ${projectId}, ${w.id}, 'member_create', ${JSON.stringify({ event: 'member_create', projectId, params: { name: 'x' }, responseData: { id: 1, name: 'x' } })}, 'pending', now()
-      from generate_series(1, ${DELIVERIES / 10})`;
+      from generate_series(1, ${Math.ceil(DELIVERIES / WEBHOOKS)})`;
   }
   await sql`analyze webhook_delivery`;
   const session = new Session();
