@@ -13,8 +13,11 @@ export type LoadResult = {
   lastRps: number;
 };
 
-/** Drives `url()` (a fresh path per request) with autocannon and buckets responses per second. */
-export async function load(name: string, opts: { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number }): Promise<LoadResult> {
+/** Drives `path()` (a fresh path per request) with autocannon and buckets responses per second. */
+export async function load(
+  name: string,
+  opts: { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; headers?: () => Record<string, string> },
+): Promise<LoadResult> {
   const perSecond = new Map<number, number>();
   const start = Date.now();
   let finish!: (r: autocannon.Result) => void;
@@ -27,8 +30,9 @@ export async function load(name: string, opts: { base: string; path: () => strin
     duration: opts.seconds,
     // An overall rate (autocannon's -R): latency under that load instead of at saturation.
     ...(opts.rate ? { overallRate: Math.round(opts.rate) } : {}),
-    headers: { authorization: `Bearer ${opts.token}` },
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path() }) }],
+    headers: opts.headers ? {} : { authorization: `Bearer ${opts.token}` },
+    // Per-request headers (a different member's token or cookie each time) when asked for.
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path(), ...(opts.headers ? { headers: { ...req.headers, ...opts.headers() } } : {}) }) }],
     },
     (err, result) => (err ? fail(err) : finish(result)),
   );
@@ -120,13 +124,10 @@ export async function freshBenchDatabase(name: string, apiKey?: string): Promise
   return { url, projectId };
 }
 
-/** `next start` needs a production build; make one when there is none. */
+/** `next start` needs a production build of the current sources: made when missing or older than them. */
 export async function ensureBuild(): Promise<void> {
-  const fs = await import('node:fs');
-  if (fs.existsSync('.next/BUILD_ID')) return;
-  console.log('building the app (next build)…');
-  const build = startProcess('npx', ['next', 'build'], {});
-  await new Promise((r) => build.once('exit', r));
+  const { ensureBuild: ensureFreshBuild } = await import('../scripts/ensure-build');
+  ensureFreshBuild();
 }
 
 /** The p-th percentile of latencies (nearest rank). */

@@ -3,7 +3,7 @@
  * functions with the most self time and the share of time per origin (Next, React, drizzle, zod,
  * postgres.js, our code). Runs against bench/records' database (run `npm run bench records` first):
  * BENCH_PROFILE_ROUTE=actor (GET /record/<type>?actorId=, default) or fields; enrol against
- * bench/careplans' database; drain profiles the embedded executor in this process (node:inspector) while
+ * bench/careplans' database; me (the member page, signed session cookies) against bench/member's; drain profiles the embedded executor in this process (node:inspector) while
  * it drains BENCH_DRAIN_N (20,000) deliveries to BENCH_DRAIN_WEBHOOKS (10) webhooks on bench/webhooks'
  * receiver.
  */
@@ -15,7 +15,8 @@ import { ensureBuild, load, printTable, runAll, startBenchApp, stopProcess, wait
 
 const ROUTE = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
 const WRITES = ROUTE === 'enrol';
-const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${WRITES ? 'carebase_bench_careplans' : 'carebase_bench'}`;
+const MEMBER = ROUTE === 'me';
+const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${WRITES ? 'carebase_bench_careplans' : MEMBER ? 'carebase_bench_member' : 'carebase_bench'}`;
 const PORT = 3206;
 const API_KEY = WRITES ? 'cb_key_bench_careplans_0123456789abcdef' : 'cb_key_bench_records_0123456789abcdef';
 const DIR = path.resolve('bench/results/profile');
@@ -49,7 +50,14 @@ export async function benchProfile(): Promise<void> {
   const route = ROUTE;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const types = ['profile', 'preferences', 'consent'];
-  const pathOf = route === 'fields' ? () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}` : () => `/api/v1/record/${types[rand(3)]}?actorId=${first.id + rand(1000)}`;
+  const { encode } = await import('next-auth/jwt');
+  const cookies = MEMBER
+    ? await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => `authjs.session-token=${await encode({ token: { sub: `member:${first.id + i}` }, secret: 'bench-secret-bench-secret-bench-secret', salt: 'authjs.session-token' })}`),
+      )
+    : [];
+  const headers = MEMBER ? () => ({ cookie: cookies[rand(cookies.length)]! }) : undefined;
+  const pathOf = MEMBER ? () => '/me' : route === 'fields' ? () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}` : () => `/api/v1/record/${types[rand(3)]}?actorId=${first.id + rand(1000)}`;
   try {
     await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
     if (WRITES) {
@@ -70,8 +78,8 @@ export async function benchProfile(): Promise<void> {
       console.log(`profiled enrol: ${Math.round(r.latencies.length / r.seconds)} req/s under the profiler`);
       await agent.close();
     } else {
-      await load('warm', { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 5 });
-      const r = await load(route, { base: `http://127.0.0.1:${PORT}`, path: pathOf, token: API_KEY, connections: 20, seconds: 20 });
+      await load('warm', { base: `http://127.0.0.1:${PORT}`, path: pathOf, headers, token: API_KEY, connections: 20, seconds: 5 });
+      const r = await load(route, { base: `http://127.0.0.1:${PORT}`, path: pathOf, headers, token: API_KEY, connections: 20, seconds: 20 });
       console.log(`profiled ${route}: ${Math.round(r.rps)} req/s under the profiler`);
     }
   } finally {

@@ -75,9 +75,22 @@ export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(errorMapper).use(storableInput);
 
 /** Signed-in staff, in the project they chose (or their first); `svc` is the service context. */
+/**
+ * Who the caller is, resolved once per request: a page's server caller runs several procedures with one
+ * context (the member page three), and each used to look the caller up again.
+ */
+const resolvedStaff = new WeakMap<TrpcContext, ReturnType<typeof resolveStaffContext>>();
+const resolvedMember = new WeakMap<TrpcContext, ReturnType<typeof resolveMemberContext>>();
+function once<T>(cache: WeakMap<TrpcContext, Promise<T>>, ctx: TrpcContext, resolve: () => Promise<T>): Promise<T> {
+  let resolved = cache.get(ctx);
+  if (!resolved) cache.set(ctx, (resolved = resolve()));
+  return resolved;
+}
+
 export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.userId) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
-  const staff = await resolveStaffContext(ctx.userId, ctx.requestedProjectId, ctx.requestId).catch((e: unknown) => {
+  const userId = ctx.userId;
+  const staff = await once(resolvedStaff, ctx, () => resolveStaffContext(userId, ctx.requestedProjectId, ctx.requestId)).catch((e: unknown) => {
     if (e instanceof AppError) throw new TRPCError({ code: TRPC_CODES[e.code], message: e.message });
     throw e;
   });
@@ -88,7 +101,8 @@ export const staffProcedure = publicProcedure.use(async ({ ctx, next }) => {
 /** A member signed in through an identity provider, acting as themselves in their project (`/me`). */
 export const memberProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.memberId) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in first' });
-  const svc = await resolveMemberContext(ctx.memberId).catch((e: unknown) => {
+  const memberId = ctx.memberId;
+  const svc = await once(resolvedMember, ctx, () => resolveMemberContext(memberId)).catch((e: unknown) => {
     if (e instanceof AppError) throw new TRPCError({ code: TRPC_CODES[e.code], message: e.message });
     throw e;
   });

@@ -9,25 +9,30 @@ import { listRecords } from '@/server/services/records/records';
 import { toMemberDto } from './members';
 
 /** The context a signed-in member acts in: their project, as themselves; undefined when the member is gone. */
-export async function memberContext(db: Db, memberId: number): Promise<(ServiceContext & { projectName: string; timeZone: string }) | undefined> {
+export async function memberContext(db: Db, memberId: number): Promise<(MemberContext & { member: Member }) | undefined> {
   const [row] = await db
-    .select({ projectId: members.projectId, role: members.role, projectName: projects.name, timeZone: sql<string>`coalesce(${members.timeZone}, ${projects.timeZone})` })
+    .select({ member: members, projectName: projects.name, timeZone: sql<string>`coalesce(${members.timeZone}, ${projects.timeZone})` })
     .from(members)
     .innerJoin(projects, eq(projects.id, members.projectId))
     .where(eq(members.id, memberId));
   if (!row) return undefined;
-  return { ...createContext(db, row.projectId, { kind: 'member', memberId, role: row.role }), projectName: row.projectName, timeZone: row.timeZone };
+  const { member } = row;
+  return { ...createContext(db, member.projectId, { kind: 'member', memberId, role: member.role }), projectName: row.projectName, timeZone: row.timeZone, member };
 }
+
+type Member = typeof members.$inferSelect;
+type MemberContext = ServiceContext & { projectName: string; timeZone: string };
 
 /**
  * What a signed-in member sees of their own: their profile, a page of the records their role may read,
  * their recent notifications and every scheduled activity that is theirs to do.
  */
-export async function loadMemberHome(ctx: ServiceContext & { projectName: string; timeZone: string }, records: Page) {
+export async function loadMemberHome(ctx: MemberContext & { member?: Member }, records: Page) {
   if (ctx.actor.kind !== 'member') throw new Error('loadMemberHome needs a member context');
   const memberId = ctx.actor.memberId;
+  // The member row came with the context when it was resolved for this request.
   const [[member], recordPage, notifications, scheduled, proposed] = await Promise.all([
-    ctx.db.select().from(members).where(eq(members.id, memberId)),
+    ctx.member ? [ctx.member] : ctx.db.select().from(members).where(eq(members.id, memberId)),
     listRecords(ctx, {}, records),
     recentNotifications(ctx, memberId, 20),
     collectPages((page) => listActivities(ctx, { status: 'scheduled' }, page)),
