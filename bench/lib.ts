@@ -18,6 +18,7 @@ export async function load(
   name: string,
   opts: { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; headers?: () => Record<string, string> },
 ): Promise<LoadResult> {
+  if (opts.rate) return paced(name, { ...opts, rate: opts.rate });
   const perSecond = new Map<number, number>();
   const start = Date.now();
   let finish!: (r: autocannon.Result) => void;
@@ -28,8 +29,6 @@ export async function load(
     url: opts.base,
     connections: opts.connections,
     duration: opts.seconds,
-    // An overall rate (autocannon's -R): latency under that load instead of at saturation.
-    ...(opts.rate ? { overallRate: Math.round(opts.rate) } : {}),
     headers: opts.headers ? {} : { authorization: `Bearer ${opts.token}` },
     // Per-request headers (a different member's token or cookie each time) when asked for.
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path(), ...(opts.headers ? { headers: { ...req.headers, ...opts.headers() } } : {}) }) }],
@@ -55,6 +54,49 @@ export async function load(
     firstRps: avg(full.slice(0, tenth)),
     lastRps: avg(full.slice(-tenth)),
   };
+}
+
+/**
+ * Latency at a given rate (open loop): one request every 1/rate seconds, whatever the answers, each timed
+ * from when it was due to be sent, so a slow answer delays no one's clock (no coordinated omission).
+ * autocannon's -R is no use for this: each connection sends its share of a second back to back at the
+ * start of the second, then waits, so "half load" meant bursts at full speed; and it pads the latency
+ * histogram for a 1 ms expected interval, which multiplied every slow answer.
+ */
+async function paced(
+  name: string,
+  opts: { base: string; path: () => string; token: string; seconds: number; rate: number; headers?: () => Record<string, string> },
+): Promise<LoadResult> {
+  const { Agent, request } = await import('undici');
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+  const latencies: number[] = [];
+  let non2xx = 0;
+  let errors = 0;
+  const total = Math.round(opts.rate * opts.seconds);
+  const t0 = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / opts.rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    const headers = opts.headers ? opts.headers() : { authorization: `Bearer ${opts.token}` };
+    inFlight.push(
+      request(`${opts.base}${opts.path()}`, { dispatcher: agent, headers })
+        .then(async (res) => {
+          await res.body.dump();
+          if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
+          // The first second opens the client's connections; it is not counted.
+          if (i >= opts.rate) latencies.push(performance.now() - due);
+        })
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(inFlight);
+  const seconds = (performance.now() - t0) / 1000;
+  await agent.close();
+  const rps = total / seconds;
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  return { name, rps, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), non2xx, errors, firstRps: rps, lastRps: rps };
 }
 
 export function printTable(title: string, rows: Record<string, string | number>[]): void {
