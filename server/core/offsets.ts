@@ -29,18 +29,13 @@ export function startOfDateIn(date: string, timeZone: string): Date {
  * saving change and "1 mo" from 31 January is the last day of February (date-fns clamps month ends).
  */
 export function addOffset(from: Date, { offset, offsetUnit }: Offset, timeZone: string): Date {
+  // Exact durations need no time zone (building a TZDate is most of this function's cost).
+  if (offsetUnit === 's') return addSeconds(from, offset);
+  if (offsetUnit === 'min') return addMinutes(from, offset);
+  if (offsetUnit === 'h') return addHours(from, offset);
   const local = new TZDate(from.getTime(), timeZone);
   let result: Date;
   switch (offsetUnit) {
-    case 's':
-      result = addSeconds(from, offset);
-      break;
-    case 'min':
-      result = addMinutes(from, offset);
-      break;
-    case 'h':
-      result = addHours(from, offset);
-      break;
     case 'd':
       result = addDays(local, offset);
       break;
