@@ -20,12 +20,6 @@ export class EmbeddedExecutor {
   private readonly outcomes = new OutcomeBatcher(getDb);
   /** Deliveries in flight per webhook: each may hold at most `perWebhook` of the slots. */
   private readonly busy = new Map<number, number>();
-  /** Set by wake(): work was committed since the last claim. */
-  private newWork = false;
-  /** Slots handed back since the last claim. */
-  private releasedSinceClaim = 0;
-  /** When the last claim found fewer rows than it had slots for (undefined: it filled them). */
-  private shortAt: number | undefined;
 
   constructor(private readonly opts: { concurrency: number; leaseMs: number; perWebhook?: number }) {}
 
@@ -35,9 +29,7 @@ export class EmbeddedExecutor {
     this.loopDone = this.loop();
   }
 
-  /** New work was committed: claim at once. */
   wake(): void {
-    this.newWork = true;
     this.nap.wake();
   }
 
@@ -64,31 +56,17 @@ export class EmbeddedExecutor {
       // Attempts whose POST is done but whose outcome is still being written do not hold a slot; should
       // the database fall behind, stop claiming until they are written.
       const writing = this.tasks.size - this.inFlight;
-      if ((free >= batch || (free > 0 && this.inFlight === 0)) && writing < 4 * this.opts.concurrency && this.worthClaiming(perWebhook)) {
-        this.newWork = false;
-        this.releasedSinceClaim = 0;
+      if ((free >= batch || (free > 0 && this.inFlight === 0)) && writing < 4 * this.opts.concurrency) {
         try {
           claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs, { perWebhook, inFlight: this.busy });
         } catch (e) {
           console.error('[executor] claiming failed', e);
         }
-        // Fewer rows than free slots: what is left is at its webhook's cap, not yet due, or absent.
-        this.shortAt = claimed.length < free ? Date.now() : undefined;
         for (const d of claimed) this.run(d);
       }
       if (claimed.length > 0 && claimed.length === free) await this.nap.sleep(0);
       else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
     }
-  }
-
-  /**
-   * After a short claim, the next one waits for a reason to find more: new work committed, half a
-   * webhook's share handed back, or 50 ms (retries coming due). A backlog for one capped webhook would
-   * otherwise run a claim for every delivery that finishes.
-   */
-  private worthClaiming(perWebhook: number): boolean {
-    if (this.shortAt === undefined || this.newWork) return true;
-    return this.releasedSinceClaim >= Math.max(1, Math.floor(perWebhook / 2)) || Date.now() - this.shortAt >= 50;
   }
 
   /**
@@ -103,11 +81,10 @@ export class EmbeddedExecutor {
       if (released) return;
       released = true;
       this.inFlight--;
-      this.releasedSinceClaim++;
       const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
       if (left > 0) this.busy.set(delivery.webhookId, left);
       else this.busy.delete(delivery.webhookId);
-      this.nap.wake();
+      this.wake();
     };
     const task = getDb()
       .then((db) => attemptDue(db, delivery, { record: this.outcomes.record, sent: release }))
@@ -115,7 +92,7 @@ export class EmbeddedExecutor {
       .finally(() => {
         release();
         this.tasks.delete(task);
-        this.nap.wake();
+        this.wake();
       });
     this.tasks.add(task);
   }
