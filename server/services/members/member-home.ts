@@ -9,7 +9,7 @@ import { listRecords } from '@/server/services/records/records';
 import { toMemberDto } from './members';
 
 /** The context a signed-in member acts in: their project, as themselves; undefined when the member is gone. */
-export async function memberContext(db: Db, memberId: number): Promise<(MemberContext & { member: Member }) | undefined> {
+export async function memberContext(db: Db, memberId: number): Promise<MemberContext | undefined> {
   const [row] = await db
     .select({ member: members, projectName: projects.name, timeZone: sql<string>`coalesce(${members.timeZone}, ${projects.timeZone})` })
     .from(members)
@@ -20,19 +20,17 @@ export async function memberContext(db: Db, memberId: number): Promise<(MemberCo
   return { ...createContext(db, member.projectId, { kind: 'member', memberId, role: member.role }), projectName: row.projectName, timeZone: row.timeZone, member };
 }
 
-type Member = typeof members.$inferSelect;
-type MemberContext = ServiceContext & { projectName: string; timeZone: string };
+/** A member's context, with their own row (read once per request, with the context). */
+export type MemberContext = ServiceContext & { projectName: string; timeZone: string; member: typeof members.$inferSelect };
 
 /**
  * What a signed-in member sees of their own: their profile, a page of the records their role may read,
  * their recent notifications and every scheduled activity that is theirs to do.
  */
-export async function loadMemberHome(ctx: MemberContext & { member?: Member }, records: Page) {
+export async function loadMemberHome(ctx: MemberContext, records: Page) {
   if (ctx.actor.kind !== 'member') throw new Error('loadMemberHome needs a member context');
   const memberId = ctx.actor.memberId;
-  // The member row came with the context when it was resolved for this request.
-  const [[member], recordPage, notifications, scheduled, proposed] = await Promise.all([
-    ctx.member ? [ctx.member] : ctx.db.select().from(members).where(eq(members.id, memberId)),
+  const [recordPage, notifications, scheduled, proposed] = await Promise.all([
     listRecords(ctx, {}, records),
     recentNotifications(ctx, memberId, 20),
     collectPages((page) => listActivities(ctx, { status: 'scheduled' }, page)),
@@ -47,5 +45,5 @@ export async function loadMemberHome(ctx: MemberContext & { member?: Member }, r
     .sort((a, b) => a.activateAt.localeCompare(b.activateAt))
     .slice(0, 10);
   // Dates on the member's pages are in their own zone (a member field), else the project's.
-  return { member: toMemberDto(member!), projectName: ctx.projectName, timeZone: ctx.timeZone, records: recordPage, notifications: inbox, activities: tasks, upcoming };
+  return { member: toMemberDto(ctx.member), projectName: ctx.projectName, timeZone: ctx.timeZone, records: recordPage, notifications: inbox, activities: tasks, upcoming };
 }
