@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { ceilingPool, listenCeiling } from './lib';
 import { startOfDateIn } from '@/server/core/offsets';
 import { nextDueAt, pendingReminderAt } from '@/server/services/activities/lifecycle';
 import { scheduleAction } from '@/server/services/activities/schedule';
@@ -14,7 +15,7 @@ import type { DefinitionAction } from '@/db/schema';
  * events' JSON beyond what the rows need, no framework: what is left is PostgreSQL and HTTP.
  */
 export function startCareplansCeiling(databaseUrl: string, port: number, poolMax: number): Promise<{ close: () => Promise<void> }> {
-  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, connection: { jit: 'off' } }); // as the app's pool
+  const sql = ceilingPool(databaseUrl, poolMax);
   type Key = { id: number; project_id: number; integration_id: number };
   type Activity = Record<string, unknown> & { id: number; action_key: string; status: string; reminders: unknown; reminder_index: number; activate_at: Date; end_at: Date | null; handled_transitions: string[] };
 
@@ -165,14 +166,5 @@ export function startCareplansCeiling(databaseUrl: string, port: number, poolMax
       }
     })();
   });
-  return new Promise((resolve) =>
-    server.listen(port, '127.0.0.1', () =>
-      resolve({
-        close: async () => {
-          await new Promise((r) => server.close(r));
-          await sql.end({ timeout: 5 });
-        },
-      }),
-    ),
-  );
+  return listenCeiling(server, port, sql);
 }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startCareplansCeiling } from './careplans-ceiling';
-import { ensureBuild, freshBenchDatabase, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
@@ -74,20 +74,6 @@ async function pass(call: Call, definitionId: number, subjects: number[], moves:
   return { enrol, set, move };
 }
 
-/** Requests sent at a fixed rate whatever the answers (open loop), so latency is the service's under that load. */
-async function paced<T>(items: T[], perSecond: number, fn: (item: T) => Promise<number>): Promise<Timing> {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  const pending: Promise<void>[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const wait = t0 + (i * 1000) / perSecond - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    pending.push(fn(items[i]!).then((ms) => void latencies.push(ms)));
-  }
-  await Promise.all(pending);
-  return { latencies, seconds: (performance.now() - t0) / 1000 };
-}
-
 const rate = (t: Timing) => t.latencies.length / t.seconds;
 const row = (name: string, t: Timing) => ({
   operation: name,
@@ -141,9 +127,9 @@ export async function benchCareplans(): Promise<void> {
     const half = { enrol: rate(ceilingLoaded.enrol) / 2, set: rate(ceilingLoaded.set) / 2, move: rate(ceilingLoaded.move) / 2 };
     const n = Math.min(halfLoadMax, Math.round(half.enrol * HALF_LOAD_SECONDS));
     const plans: Plan[] = [];
-    const halfEnrol = await paced(take(n), half.enrol, (s) => op.enrol(s, plans));
-    const halfSet = await paced(plans.slice(0, Math.round(half.set * HALF_LOAD_SECONDS)), half.set, op.set);
-    const halfMove = await paced(plans.slice(0, Math.min(halfSet.latencies.length, Math.round(half.move * HALF_LOAD_SECONDS))), half.move, op.move);
+    const halfEnrol = await openLoop(take(n), half.enrol, (s) => op.enrol(s, plans));
+    const halfSet = await openLoop(plans.slice(0, Math.round(half.set * HALF_LOAD_SECONDS)), half.set, op.set);
+    const halfMove = await openLoop(plans.slice(0, Math.min(halfSet.latencies.length, Math.round(half.move * HALF_LOAD_SECONDS))), half.move, op.move);
 
     const trips = {
       app: await countRoundTrips('app', definition.id, take(COUNTED), (url, port) => { const child = startBenchApp(port, url); return { close: () => stopProcess(child) }; }, PORT + 10),

@@ -1,4 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import type { Server } from 'node:http';
+import postgres from 'postgres';
 import autocannon from 'autocannon';
 
 export type LoadResult = {
@@ -57,11 +59,33 @@ export async function load(
 }
 
 /**
- * Latency at a given rate (open loop): one request every 1/rate seconds, whatever the answers, each timed
- * from when it was due to be sent, so a slow answer delays no one's clock (no coordinated omission).
- * autocannon's -R is no use for this: each connection sends its share of a second back to back at the
- * start of the second, then waits, so "half load" meant bursts at full speed; and it pads the latency
- * histogram for a 1 ms expected interval, which multiplied every slow answer.
+ * Open loop: `fn` for each item, one every 1/perSecond seconds whatever the answers, each timed from when
+ * it was due, so a slow answer delays no one's clock (no coordinated omission). The first `uncounted`
+ * items (a client opening its connections) and those whose `fn` answers false are not timed.
+ */
+export async function openLoop<T>(items: T[], perSecond: number, fn: (item: T) => Promise<unknown>, uncounted = 0): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  const t0 = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const due = t0 + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(
+      fn(items[i]!).then((counted) => {
+        if (i >= uncounted && counted !== false) latencies.push(performance.now() - due);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  return { latencies, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * GETs at a given rate (`load` with `rate`), through `openLoop`. autocannon's -R is no use for this: each
+ * connection sends its share of a second back to back at the start of the second, then waits, so "half
+ * load" meant bursts at full speed; and it pads the latency histogram for a 1 ms expected interval, which
+ * multiplied every slow answer.
  */
 async function paced(
   name: string,
@@ -69,30 +93,22 @@ async function paced(
 ): Promise<LoadResult> {
   const { Agent, request } = await import('undici');
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
-  const latencies: number[] = [];
   let non2xx = 0;
   let errors = 0;
   const total = Math.round(opts.rate * opts.seconds);
-  const t0 = performance.now();
-  const inFlight: Promise<void>[] = [];
-  for (let i = 0; i < total; i++) {
-    const due = t0 + (i * 1000) / opts.rate;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    const headers = opts.headers ? opts.headers() : { authorization: `Bearer ${opts.token}` };
-    inFlight.push(
-      request(`${opts.base}${opts.path()}`, { dispatcher: agent, headers })
-        .then(async (res) => {
-          await res.body.dump();
-          if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
-          // The first second opens the client's connections; it is not counted.
-          if (i >= opts.rate) latencies.push(performance.now() - due);
-        })
-        .catch(() => void errors++),
-    );
-  }
-  await Promise.all(inFlight);
-  const seconds = (performance.now() - t0) / 1000;
+  const get = () =>
+    request(`${opts.base}${opts.path()}`, { dispatcher: agent, headers: opts.headers ? opts.headers() : { authorization: `Bearer ${opts.token}` } })
+      .then(async (res) => {
+        await res.body.dump();
+        if (res.statusCode < 200 || res.statusCode >= 300) non2xx++;
+        return true;
+      })
+      .catch(() => {
+        errors++;
+        return false;
+      });
+  // The first second opens the client's connections; it is not counted.
+  const { latencies, seconds } = await openLoop(Array.from({ length: total }), opts.rate, get, opts.rate);
   await agent.close();
   const rps = total / seconds;
   const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -151,7 +167,6 @@ const ADMIN_URL = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:
  * then points DATABASE_URL at it. Answers the URL and the project id.
  */
 export async function freshBenchDatabase(name: string, apiKey?: string): Promise<{ url: string; projectId: number }> {
-  const { default: postgres } = await import('postgres');
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${name} with (force)`);
   await admin.unsafe(`create database ${name}`);
@@ -175,13 +190,22 @@ export async function ensureBuild(): Promise<void> {
 /** The p-th percentile of latencies (nearest rank). */
 export const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 
+/** The AUTH_SECRET every bench server runs with (so a bench can sign a session cookie for it). */
+export const BENCH_AUTH_SECRET = 'bench-secret-bench-secret-bench-secret';
+
+/** The session cookie a member's sign-in through an identity provider leaves (an Auth.js JWT, `sub` member:<id>). */
+export async function memberSessionCookie(memberId: number): Promise<string> {
+  const { encode } = await import('next-auth/jwt');
+  return `authjs.session-token=${await encode({ token: { sub: `member:${memberId}` }, secret: BENCH_AUTH_SECRET, salt: 'authjs.session-token' })}`;
+}
+
 /** `next start` of the current build against a bench database, as every REST bench runs it. */
 export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): ChildProcess {
   // With node flags (bench/profile's --cpu-prof, which NODE_OPTIONS refuses) node runs Next's CLI itself.
   const [cmd, args] = nodeArgs.length > 0 ? ['node', [...nodeArgs, 'node_modules/next/dist/bin/next']] : ['npx', ['next']];
   return startProcess(cmd, [...args, 'start', '-H', '127.0.0.1', '-p', String(port)], {
     DATABASE_URL: databaseUrl,
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
+    AUTH_SECRET: BENCH_AUTH_SECRET,
     CAREBASE_AUTO_MIGRATE: 'false',
     NEXT_MANUAL_SIG_HANDLE: 'true',
     NEXT_TELEMETRY_DISABLED: '1',
@@ -202,4 +226,54 @@ export async function runAll<T>(items: T[], fn: (item: T) => Promise<number>, cl
     }),
   );
   return { latencies, seconds: (performance.now() - t0) / 1000 };
+}
+
+export type Receiver = { pid: number | undefined; count: () => Promise<number>; report: () => Promise<[string, number][]>; reset: () => void; stop: () => void };
+
+/** bench/webhook-receiver.mjs in its own process on `port`: answers 200 and notes when each delivery arrived. */
+export async function startReceiverProcess(port: number): Promise<Receiver> {
+  const child = fork('bench/webhook-receiver.mjs', [String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  return {
+    pid: child.pid,
+    count: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { count: number }).count));
+        child.send('count');
+      }),
+    report: () =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { arrivals: [string, number][] }).arrivals));
+        child.send('report');
+      }),
+    reset: () => child.send('reset'),
+    stop: () => child.kill(),
+  };
+}
+
+export async function waitForAll(receiver: Receiver, count: number, timeoutMs: number): Promise<[string, number][]> {
+  const until = Date.now() + timeoutMs;
+  // Poll the count (a number over IPC), and fetch the arrivals once: sending the growing list every
+  // 100 ms cost this process, which runs the executor, a tenth of its CPU.
+  while ((await receiver.count()) < count && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+  return receiver.report();
+}
+
+/** A ceiling's postgres.js pool, set up as the app's (db/client.ts: JIT off). */
+export function ceilingPool(databaseUrl: string, max: number, prepare = true): postgres.Sql {
+  return postgres(databaseUrl, { max, onnotice: () => {}, prepare, connection: { jit: 'off' } });
+}
+
+/** Starts a ceiling's server on 127.0.0.1; `close` stops it and ends its pool. */
+export function listenCeiling(server: Server, port: number, sql: postgres.Sql): Promise<{ close: () => Promise<void> }> {
+  return new Promise((resolve) =>
+    server.listen(port, '127.0.0.1', () =>
+      resolve({
+        close: async () => {
+          await new Promise((r) => server.close(r));
+          await sql.end({ timeout: 5 });
+        },
+      }),
+    ),
+  );
 }

@@ -5,15 +5,13 @@
  * that rate; beside them Next's floor in the same build (a route answering fixed JSON).
  */
 import postgres from 'postgres';
-import { encode } from 'next-auth/jwt';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
 
 const DB_NAME = 'carebase_bench_member';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
 const PORT = 3207;
 const API_KEY = 'cb_key_bench_member_0123456789abcdef0';
-const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret';
 const MEMBERS = 200;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -61,9 +59,7 @@ export async function benchMember(): Promise<void> {
       tokens.push(((await call('POST', `/member/${subjectId}/token`)) as { token: string }).token);
     }
     // A member's session cookie as a sign-in through an identity provider leaves it (Auth.js JWT).
-    const cookies = await Promise.all(
-      memberIds.map(async (id) => `authjs.session-token=${await encode({ token: { sub: `member:${id}` }, secret: AUTH_SECRET, salt: 'authjs.session-token' })}`),
-    );
+    const cookies = await Promise.all(memberIds.map(memberSessionCookie));
     const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
     const runs: { name: string; path: () => string; headers: () => Record<string, string> }[] = [
       { name: "Next's floor: fixed JSON", path: () => '/api/bench-floor/fixed', headers: () => ({}) },

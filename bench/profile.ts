@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, load, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, runAll, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
 
 const ROUTE = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
 const WRITES = ROUTE === 'enrol';
@@ -50,12 +50,7 @@ export async function benchProfile(): Promise<void> {
   const route = ROUTE;
   const rand = (n: number) => Math.floor(Math.random() * n);
   const types = ['profile', 'preferences', 'consent'];
-  const { encode } = await import('next-auth/jwt');
-  const cookies = MEMBER
-    ? await Promise.all(
-        Array.from({ length: 200 }, async (_, i) => `authjs.session-token=${await encode({ token: { sub: `member:${first.id + i}` }, secret: 'bench-secret-bench-secret-bench-secret', salt: 'authjs.session-token' })}`),
-      )
-    : [];
+  const cookies = MEMBER ? await Promise.all(Array.from({ length: 200 }, (_, i) => memberSessionCookie(first.id + i))) : [];
   const headers = MEMBER ? () => ({ cookie: cookies[rand(cookies.length)]! }) : undefined;
   const pathOf = MEMBER ? () => '/me' : route === 'fields' ? () => `/api/v1/record?limit=100&fields=${encodeURIComponent(JSON.stringify({ bucket: rand(100) }))}` : () => `/api/v1/record/${types[rand(3)]}?actorId=${first.id + rand(1000)}`;
   try {
@@ -131,8 +126,6 @@ export function summariseProfile(profile: Profile, what: string): void {
 /** The executor's drain, profiled in this process: only the drain window is sampled. */
 async function profileDrain(): Promise<void> {
   const { Session } = await import('node:inspector/promises');
-  const { freshBenchDatabase } = await import('./lib');
-  const { startReceiverProcess, waitForAll } = await import('./webhooks');
   process.env.EXECUTOR_CONCURRENCY = process.env.BENCH_EXECUTOR_CONCURRENCY ?? '64';
   process.env.DB_POOL_MAX = '20';
   const DELIVERIES = Number(process.env.BENCH_DRAIN_N ?? 20_000);
@@ -142,7 +135,7 @@ async function profileDrain(): Promise<void> {
   const { createWebhook } = await import('@/server/services/webhooks/webhooks');
   const { startEmbeddedExecutor, stopExecutor } = await import('@/server/executor');
   const ctx = createContext(await getDb(), projectId, { kind: 'system', role: 'admin' });
-  const receiver = await startReceiverProcess();
+  const receiver = await startReceiverProcess(3301);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const WEBHOOKS = Number(process.env.BENCH_DRAIN_WEBHOOKS ?? 10);
   for (let i = 0; i < WEBHOOKS; i++) {

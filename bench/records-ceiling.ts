@@ -1,13 +1,14 @@
 import http from 'node:http';
 import { createHash } from 'node:crypto';
-import postgres from 'postgres';
+import type postgres from 'postgres';
+import { ceilingPool, listenCeiling } from './lib';
 
 /**
  * The ceiling: a bare node:http server running the same SQL as the app (token lookup, actor lookup, the
  * read-scoped record query) through postgres.js with the same pool size, answering the same JSON.
  */
 export function startCeiling(databaseUrl: string, port: number, poolMax: number, prepare = true): Promise<{ close: () => Promise<void> }> {
-  const sql = postgres(databaseUrl, { max: poolMax, onnotice: () => {}, prepare, connection: { jit: 'off' } }); // as the app's pool
+  const sql = ceilingPool(databaseUrl, poolMax, prepare);
   const iso = (d: Date) => d.toISOString();
   type Row = { id: number; type: string; member_id: number; fields: unknown; created_at: Date; updated_at: Date };
   const dto = (r: Row) => ({ id: r.id, type: r.type, memberId: r.member_id, fields: r.fields, createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
@@ -59,14 +60,5 @@ export function startCeiling(databaseUrl: string, port: number, poolMax: number,
       }
     })();
   });
-  return new Promise((resolve) =>
-    server.listen(port, '127.0.0.1', () =>
-      resolve({
-        close: async () => {
-          await new Promise((r) => server.close(r));
-          await sql.end({ timeout: 5 });
-        },
-      }),
-    ),
-  );
+  return listenCeiling(server, port, sql);
 }

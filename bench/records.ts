@@ -4,7 +4,7 @@
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
 import postgres from 'postgres';
-import { ensureBuild, freshBenchDatabase, load, printTable, startProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { startCeiling } from './records-ceiling';
 
 const DB_NAME = 'carebase_bench';
@@ -60,18 +60,8 @@ async function prepareDatabase(): Promise<{ projectId: number; firstMember: numb
 export async function benchRecords(): Promise<void> {
   const { firstMember } = await prepareDatabase();
   await ensureBuild();
-  const app = startProcess('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(APP_PORT)], {
-    DATABASE_URL,
-    DB_POOL_MAX: String(POOL),
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret',
-    CAREBASE_AUTO_MIGRATE: 'false',
-    NEXT_MANUAL_SIG_HANDLE: 'true',
-    NEXT_TELEMETRY_DISABLED: '1',
-    // One token sends the whole load: the per-token limit (CONTRACT 7) would measure itself.
-    RATE_LIMIT_PER_MINUTE: '0',
-    // Next's floor: /api/bench-floor/fixed (a fixed body) and /records (the ceiling's SQL in a route).
-    CAREBASE_BENCH_ROUTES: '1',
-  });
+  // Next's floor: /api/bench-floor/fixed (a fixed body) and /records (the ceiling's SQL in a route).
+  const app = startBenchApp(APP_PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL), CAREBASE_BENCH_ROUTES: '1' });
   const ceiling = await startCeiling(DATABASE_URL, CEILING_PORT, POOL);
   try {
     await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);

@@ -6,13 +6,12 @@
  * slope after the first 10 minutes, errors, and whether every delivery arrived and every transition was
  * applied once.
  */
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, printTable, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { ensureBuild, freshBenchDatabase, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_soak';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -59,8 +58,7 @@ export async function benchSoak(): Promise<void> {
   fs.mkdirSync(path.dirname(PROBE_FILE), { recursive: true });
   fs.rmSync(PROBE_FILE, { force: true });
   await ensureBuild();
-  const receiver = fork('bench/webhook-receiver.mjs', [String(RECEIVER_PORT)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((r) => receiver.once('message', () => r()));
+  const receiver = await startReceiverProcess(RECEIVER_PORT);
   const app = startBenchApp(PORT, DATABASE_URL, {
     NODE_OPTIONS: `--require ${path.resolve('bench/memory-probe.cjs')}`,
     MEMORY_PROBE_FILE: PROBE_FILE,
@@ -156,10 +154,7 @@ export async function benchSoak(): Promise<void> {
       select (select count(*)::int from webhook_delivery) as deliveries,
              (select count(*)::int from event where name like 'activity_transition_%') as transitions,
              (select count(*)::int from (select name, params->>'id' from event where name like 'activity_transition_%' group by 1, 2 having count(*) > 1) t) as twice`;
-    const arrivals = await new Promise<[string, number][]>((resolve) => {
-      receiver.once('message', (m) => resolve((m as { arrivals: [string, number][] }).arrivals));
-      receiver.send('report');
-    });
+    const arrivals = await receiver.report();
     const uniqueArrivals = new Set(arrivals.map((a) => a[0])).size;
 
     const samples = fs
@@ -192,7 +187,7 @@ export async function benchSoak(): Promise<void> {
   } finally {
     await agent.close();
     await stopProcess(app);
-    receiver.kill();
+    receiver.stop();
     await sql.end();
   }
 }

@@ -9,7 +9,7 @@
 import { fork } from 'node:child_process';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { freshBenchDatabase, printTable } from './lib';
+import { freshBenchDatabase, percentile, printTable, startReceiverProcess, waitForAll } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -18,41 +18,6 @@ const WEBHOOKS = 10;
 const OPERATIONS = 2000;
 const STEADY_OPS_PER_S = 200;
 const CONCURRENCY = Number(process.env.BENCH_EXECUTOR_CONCURRENCY ?? 64);
-
-export type Receiver = { pid: number | undefined; count: () => Promise<number>; report: () => Promise<[string, number][]>; reset: () => void; stop: () => void };
-
-export async function startReceiverProcess(): Promise<Receiver> {
-  const child = fork('bench/webhook-receiver.mjs', [String(PORT)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve) => child.once('message', () => resolve()));
-  return {
-    pid: child.pid,
-    count: () =>
-      new Promise((resolve) => {
-        child.once('message', (m) => resolve((m as { count: number }).count));
-        child.send('count');
-      }),
-    report: () =>
-      new Promise((resolve) => {
-        child.once('message', (m) => resolve((m as { arrivals: [string, number][] }).arrivals));
-        child.send('report');
-      }),
-    reset: () => child.send('reset'),
-    stop: () => child.kill(),
-  };
-}
-
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-};
-
-export async function waitForAll(receiver: Receiver, count: number, timeoutMs: number): Promise<[string, number][]> {
-  const until = Date.now() + timeoutMs;
-  // Poll the count (a number over IPC), and fetch the arrivals once: sending the growing list every
-  // 100 ms cost this process, which runs the executor, a tenth of its CPU.
-  while ((await receiver.count()) < count && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  return receiver.report();
-}
 
 export async function benchWebhooks(): Promise<void> {
   process.env.EXECUTOR_CONCURRENCY = String(CONCURRENCY);
@@ -72,7 +37,7 @@ export async function benchWebhooks(): Promise<void> {
     const w = await createWebhook(ctx, { display: `w${i}`, url: `http://127.0.0.1:${PORT}/w${i}`, triggers: [{ event: 'member_create' }] });
     secrets.push(w.secret);
   }
-  const receiver = await startReceiverProcess();
+  const receiver = await startReceiverProcess(PORT);
   const deliveriesTotal = OPERATIONS * WEBHOOKS;
   const rows: Record<string, string | number>[] = [];
 
@@ -140,8 +105,8 @@ export async function benchWebhooks(): Promise<void> {
     run: `executor: steady ${STEADY_OPS_PER_S} ops/s`,
     deliveries: steady.length,
     'deliveries/s': Math.round(steady.length / steadySeconds),
-    'p50 ms': pct(latencies, 50),
-    'p99 ms': pct(latencies, 99),
+    'p50 ms': percentile(latencies, 50),
+    'p99 ms': percentile(latencies, 99),
   });
 
   // Fairness: two app instances' executors on one database; 10,000 deliveries queued for one webhook,
@@ -172,8 +137,8 @@ export async function benchWebhooks(): Promise<void> {
     run: `fairness: another webhook during a ${BACKLOG} backlog (2 instances)`,
     deliveries: otherLatencies.length,
     'deliveries/s': Math.round(fair.length / fairSeconds),
-    'p50 ms': pct(otherLatencies, 50),
-    'p99 ms': pct(otherLatencies, 99),
+    'p50 ms': percentile(otherLatencies, 50),
+    'p99 ms': percentile(otherLatencies, 99),
   });
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
