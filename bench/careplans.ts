@@ -172,8 +172,9 @@ type Server = { close: () => Promise<void> };
 
 /**
  * A second server (the app or the ceiling), its database connections through bench/pg-proxy, serves
- * COUNTED requests of each kind one at a time: round trips per request (ReadyForQuery messages, steady
- * state: the second half) and the statements of the last one, in bench/results/careplans-statements-<name>.txt.
+ * COUNTED requests of each kind one at a time: round trips per request (each Query, Sync or Flush the
+ * client waits on; steady state: the second half) and the statements of the last one, in
+ * bench/results/careplans-statements-<name>.txt.
  */
 async function countRoundTrips(
   name: string,

@@ -1,8 +1,12 @@
 /**
- * A TCP proxy in front of PostgreSQL that counts round trips: every ReadyForQuery ('Z') the server sends
- * ends one (a simple query, or an extended-protocol batch up to its Sync). The benches point a server at
- * it for a serial pass and read the count between requests; it also keeps the text of each statement
- * executed (Bind 'B' of a parsed statement, or a simple Query 'Q') so a run can print what one request sent.
+ * A TCP proxy in front of PostgreSQL that counts round trips: every message after which the client waits
+ * for the server is one: a simple Query ('Q'), a Sync ('S') ending an extended-protocol batch, or a Flush
+ * ('H'), which postgres.js sends after Parse+Describe of a statement it has not prepared, to learn the
+ * parameters' types before it sends Bind+Execute. (Counting the server's ReadyForQuery messages, as this
+ * proxy first did, missed that second round trip of every unprepared statement.) The benches point a
+ * server at it for a serial pass and read the count between requests; it also keeps the text of each
+ * statement executed (Bind 'B' of a parsed statement, or a simple Query 'Q') so a run can print what one
+ * request sent.
  */
 import net from 'node:net';
 
@@ -41,9 +45,6 @@ export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): 
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
     sockets.add(client).add(upstream);
-    const fromServer = messages((type) => {
-      if (type === 0x5a) roundTrips++;
-    }, false);
     const named = new Map<string, string>();
     const cstring = (b: Buffer, from: number) => b.subarray(from, b.indexOf(0, from)).toString();
     const fromClient = messages((type, body) => {
@@ -56,9 +57,11 @@ export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): 
         const portal = cstring(body, 0);
         statements.push(named.get(cstring(body, portal.length + 1)) ?? '?');
       } else if (type === 0x51) statements.push(cstring(body, 0));
+      // Query, Sync, Flush: the client now waits for the server.
+      if (type === 0x51 || type === 0x53 || type === 0x48) roundTrips++;
     }, true);
     client.on('data', (c: Buffer) => (fromClient(c), upstream.write(c)));
-    upstream.on('data', (c: Buffer) => (fromServer(c), client.write(c)));
+    upstream.on('data', (c: Buffer) => client.write(c));
     const end = () => (client.destroy(), upstream.destroy(), sockets.delete(client), sockets.delete(upstream));
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
