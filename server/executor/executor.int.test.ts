@@ -144,8 +144,10 @@ describe('crash safety', () => {
       expect(rows.every((r) => r.status === 'delivered')).toBe(true);
       const receivedIds = new Set(crashReceiver.received.map((r) => Number(r.headers['webhook-id'])));
       for (const r of rows) expect(receivedIds.has(r.id), `delivery ${r.id} never arrived`).toBe(true);
-      // At least once: only the attempts in flight at the kill (at most the concurrency) may repeat.
-      expect(crashReceiver.received.length - rows.length).toBeLessThanOrEqual(8);
+      // At least once: only the attempts whose outcome was not yet written at the kill may repeat: those
+      // in flight (at most the concurrency, 8) and those answered whose outcome waited in the batch (the
+      // executor stops claiming at 4 x the concurrency of them). Seen: 0-9.
+      expect(crashReceiver.received.length - rows.length).toBeLessThanOrEqual(5 * 8);
     } finally {
       await crashReceiver.close();
       fs.rmSync(dir, { recursive: true, force: true });
