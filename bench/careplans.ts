@@ -3,7 +3,8 @@
  * each care plan's reference date (8 activities created), then move some (8 moved); beside the ceiling,
  * a bare node:http + postgres.js server running the same statements in the same transactions
  * (bench/careplans-ceiling.ts). Prints, for both: throughput with 10 clients, latency with one client,
- * round trips per request (through bench/pg-proxy), and the app's latency at half the ceiling's rate.
+ * round trips per request (through bench/pg-proxy), and the app's latency at half of its own rate and at
+ * half the ceiling's rate.
  */
 import fs from 'node:fs';
 import postgres from 'postgres';
@@ -88,7 +89,8 @@ export async function benchCareplans(): Promise<void> {
   await (await import('@/db/client')).closeDb();
   const sql = postgres(DATABASE_URL, { max: 1, onnotice: () => {} });
   const halfLoadMax = 3_000;
-  const total = 2 * CAREPLANS + 2 * SERIAL + 2 * COUNTED + halfLoadMax;
+  const halfOwnMax = 2_000;
+  const total = 2 * CAREPLANS + 2 * SERIAL + 2 * COUNTED + halfLoadMax + halfOwnMax;
   const ids = (await sql<{ id: number }[]>`insert into member (project_id, name) select ${projectId}, 'Member ' || g from generate_series(1, ${total}) g returning id`).map((m) => m.id);
   await sql.end();
   let used = 0;
@@ -122,8 +124,14 @@ export async function benchCareplans(): Promise<void> {
     const appSerial = await pass(appClient.call, definition.id, take(SERIAL), SERIAL, 1);
     const ceilingSerial = await pass(ceilingClient.call, definition.id, take(SERIAL), SERIAL, 1);
 
-    // The app at half of each operation's ceiling rate.
+    // The app at half of its own rate for each operation (the load it is sized for), then at half of
+    // each operation's ceiling rate.
     const op = operations(appClient.call, definition.id);
+    const own = { enrol: rate(appLoaded.enrol) / 2, set: rate(appLoaded.set) / 2, move: rate(appLoaded.move) / 2 };
+    const ownPlans: Plan[] = [];
+    const ownEnrol = await openLoop(take(Math.min(halfOwnMax, Math.round(own.enrol * HALF_LOAD_SECONDS))), own.enrol, (s) => op.enrol(s, ownPlans));
+    const ownSet = await openLoop(ownPlans.slice(0, Math.round(own.set * HALF_LOAD_SECONDS)), own.set, op.set);
+    const ownMove = await openLoop(ownPlans.slice(0, Math.min(ownSet.latencies.length, Math.round(own.move * HALF_LOAD_SECONDS))), own.move, op.move);
     const half = { enrol: rate(ceilingLoaded.enrol) / 2, set: rate(ceilingLoaded.set) / 2, move: rate(ceilingLoaded.move) / 2 };
     const n = Math.min(halfLoadMax, Math.round(half.enrol * HALF_LOAD_SECONDS));
     const plans: Plan[] = [];
@@ -149,6 +157,9 @@ export async function benchCareplans(): Promise<void> {
       row('ceiling set date, 1 client', ceilingSerial.set),
       row('app     move date, 1 client', appSerial.move),
       row('ceiling move date, 1 client', ceilingSerial.move),
+      row(`app     enrol at half its own rate (${Math.round(own.enrol)}/s)`, ownEnrol),
+      row(`app     set date at half its own rate (${Math.round(own.set)}/s)`, ownSet),
+      row(`app     move date at half its own rate (${Math.round(own.move)}/s)`, ownMove),
       row(`app     enrol at half the ceiling (${Math.round(half.enrol)}/s)`, halfEnrol),
       row(`app     set date at half the ceiling (${Math.round(half.set)}/s)`, halfSet),
       row(`app     move date at half the ceiling (${Math.round(half.move)}/s)`, halfMove),
@@ -156,9 +167,9 @@ export async function benchCareplans(): Promise<void> {
     const ratio = (a: Timing, c: Timing) => (rate(a) / rate(c)).toFixed(2);
     const p99 = (t: Timing) => Math.round(percentile(t.latencies, 99) * 10) / 10;
     printTable('app / ceiling (goals: >= 0.5 of ceiling, 1-client p99 < 15 ms, p99 < 50 ms at half the ceiling rate)', [
-      { operation: 'enrol', 'throughput ratio': ratio(appLoaded.enrol, ceilingLoaded.enrol), '1-client p99 ms': p99(appSerial.enrol), 'half-load p99 ms': p99(halfEnrol), 'round trips app / ceiling': `${trips.app.enrol} / ${trips.ceiling.enrol}` },
-      { operation: 'set date', 'throughput ratio': ratio(appLoaded.set, ceilingLoaded.set), '1-client p99 ms': p99(appSerial.set), 'half-load p99 ms': p99(halfSet), 'round trips app / ceiling': `${trips.app.set} / ${trips.ceiling.set}` },
-      { operation: 'move date', 'throughput ratio': ratio(appLoaded.move, ceilingLoaded.move), '1-client p99 ms': p99(appSerial.move), 'half-load p99 ms': p99(halfMove), 'round trips app / ceiling': `${trips.app.move} / ${trips.ceiling.move}` },
+      { operation: 'enrol', 'throughput ratio': ratio(appLoaded.enrol, ceilingLoaded.enrol), '1-client p99 ms': p99(appSerial.enrol), 'half-load p99 ms': p99(halfEnrol), 'p99 ms at half its own rate': p99(ownEnrol), 'round trips app / ceiling': `${trips.app.enrol} / ${trips.ceiling.enrol}` },
+      { operation: 'set date', 'throughput ratio': ratio(appLoaded.set, ceilingLoaded.set), '1-client p99 ms': p99(appSerial.set), 'half-load p99 ms': p99(halfSet), 'p99 ms at half its own rate': p99(ownSet), 'round trips app / ceiling': `${trips.app.set} / ${trips.ceiling.set}` },
+      { operation: 'move date', 'throughput ratio': ratio(appLoaded.move, ceilingLoaded.move), '1-client p99 ms': p99(appSerial.move), 'half-load p99 ms': p99(halfMove), 'p99 ms at half its own rate': p99(ownMove), 'round trips app / ceiling': `${trips.app.move} / ${trips.ceiling.move}` },
     ]);
   } finally {
     await appClient.close();
