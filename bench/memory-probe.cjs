@@ -1,11 +1,34 @@
 // Loaded with NODE_OPTIONS=--require by bench/soak: every MEMORY_PROBE_MS (default 60 s) each Node
-// process appends its RSS and heap to MEMORY_PROBE_FILE as one JSON line. Not part of the app.
+// process appends its RSS and heap to MEMORY_PROBE_FILE as one JSON line. Heap used is also read each
+// second, and the line carries that minute's lowest reading: the heap just after a collection, what is
+// really held, as opposed to garbage not yet collected. Not part of the app.
 const fs = require('node:fs');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
 const file = process.env.MEMORY_PROBE_FILE;
 if (file) {
+  let heapUsedMin = Infinity;
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  setInterval(() => {
+    heapUsedMin = Math.min(heapUsedMin, process.memoryUsage().heapUsed);
+  }, 1000).unref();
   const sample = () => {
     const m = process.memoryUsage();
-    fs.appendFileSync(file, `${JSON.stringify({ pid: process.pid, cmd: process.argv.slice(1).join(' ').slice(0, 120), t: Date.now(), rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal })}\n`);
+    const line = {
+      pid: process.pid,
+      cmd: process.argv.slice(1).join(' ').slice(0, 120),
+      t: Date.now(),
+      rss: m.rss,
+      heapUsed: m.heapUsed,
+      heapUsedMin: Math.min(heapUsedMin, m.heapUsed),
+      heapTotal: m.heapTotal,
+      external: m.external,
+      arrayBuffers: m.arrayBuffers,
+      loopDelayP99Ms: Math.round(delay.percentile(99) / 1e5) / 10,
+    };
+    heapUsedMin = Infinity;
+    delay.reset();
+    fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   };
   setInterval(sample, Number(process.env.MEMORY_PROBE_MS ?? 60_000)).unref();
 }

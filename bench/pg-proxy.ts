@@ -10,7 +10,15 @@
  */
 import net from 'node:net';
 
-export type PgProxy = { port: number; roundTrips: () => number; statements: () => string[]; reset: () => void; close: () => Promise<void> };
+export type PgProxy = {
+  port: number;
+  roundTrips: () => number;
+  statements: () => string[];
+  /** Texts of the named (prepared) statements parsed since the proxy started, over all connections, and how many times each was parsed. */
+  prepared: () => Map<string, number>;
+  reset: () => void;
+  close: () => Promise<void>;
+};
 
 /** Splits a stream of protocol messages (type byte + int32 length) as chunks arrive. */
 function messages(onMessage: (type: number, body: Buffer) => void, skipStartup: boolean) {
@@ -41,6 +49,7 @@ function messages(onMessage: (type: number, body: Buffer) => void, skipStartup: 
 export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): Promise<PgProxy> {
   let roundTrips = 0;
   let statements: string[] = [];
+  const prepared = new Map<string, number>();
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect(target.port, target.host);
@@ -51,7 +60,9 @@ export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): 
       if (type === 0x50) {
         // Parse: statement name, then the query text (both cstrings).
         const name = cstring(body, 0);
-        named.set(name, cstring(body, name.length + 1));
+        const text = cstring(body, name.length + 1);
+        named.set(name, text);
+        if (name) prepared.set(text, (prepared.get(text) ?? 0) + 1);
       } else if (type === 0x42) {
         // Bind: portal name, then the statement name; one execution of that statement.
         const portal = cstring(body, 0);
@@ -71,6 +82,7 @@ export async function startPgProxy(target = { host: '127.0.0.1', port: 5432 }): 
     port: (server.address() as net.AddressInfo).port,
     roundTrips: () => roundTrips,
     statements: () => statements,
+    prepared: () => prepared,
     reset: () => ((roundTrips = 0), (statements = [])),
     close: () => new Promise<void>((r) => (sockets.forEach((s) => s.destroy()), server.close(() => r()))),
   };

@@ -11,6 +11,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import { startPgProxy, type PgProxy } from './pg-proxy';
 import { ensureBuild, freshBenchDatabase, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_soak';
@@ -31,8 +32,30 @@ const ENROLMENTS_PER_S = Number(process.env.SOAK_ENROLMENTS_PER_S ?? 15);
 const MEMBERS = 1000;
 const TYPES = ['profile', 'preferences', 'consent'];
 const PROBE_FILE = path.resolve('bench/results/soak-memory.jsonl');
+/** SOAK_STATEMENTS=1: the app's connections go through bench/pg-proxy, which notes every statement prepared. */
+const COUNT_STATEMENTS = process.env.SOAK_STATEMENTS === '1';
 
-type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number };
+/**
+ * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
+ * 3 rows and one of 7 fall in one family. Many texts in one family means each variant is prepared anew.
+ */
+function statementFamilies(prepared: Map<string, number>): { family: string; texts: number; parses: number }[] {
+  const families = new Map<string, { texts: number; parses: number }>();
+  for (const [text, parses] of prepared) {
+    const family = text
+      .replace(/\$\d+/g, '$')
+      .replace(/\$(, \$)+/g, '$…')
+      .replace(/\([^()]*\)(, \([^()]*\))+/g, '(…)…')
+      .slice(0, 110);
+    const f = families.get(family) ?? { texts: 0, parses: 0 };
+    f.texts++;
+    f.parses += parses;
+    families.set(family, f);
+  }
+  return [...families].map(([family, f]) => ({ family, ...f })).sort((a, b) => b.texts - a.texts);
+}
+
+type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; heapTotal: number; loopDelayP99Ms: number };
 
 /** Least-squares slope of y over t, in y-units per 10 minutes. */
 function slopePer10Min(points: { t: number; y: number }[]): number {
@@ -61,8 +84,10 @@ export async function benchSoak(): Promise<void> {
   fs.rmSync(PROBE_FILE, { force: true });
   await ensureBuild();
   const receiver = await startReceiverProcess(RECEIVER_PORT);
-  const app = startBenchApp(PORT, DATABASE_URL, {
-    NODE_OPTIONS: `--require ${path.resolve('bench/memory-probe.cjs')}`,
+  const proxy: PgProxy | undefined = COUNT_STATEMENTS ? await startPgProxy() : undefined;
+  const app = startBenchApp(PORT, proxy ? DATABASE_URL.replace(':5432/', `:${proxy.port}/`) : DATABASE_URL, {
+    // kill -USR2 <server pid> writes a heap snapshot to bench/results (after a full collection: what is held).
+    NODE_OPTIONS: `--require ${path.resolve('bench/memory-probe.cjs')} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${path.dirname(PROBE_FILE)}`,
     MEMORY_PROBE_FILE: PROBE_FILE,
     WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
     DB_POOL_MAX: '20',
@@ -132,7 +157,8 @@ export async function benchSoak(): Promise<void> {
       })();
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
-      if (i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight`);
+      if (i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight${proxy ? `, ${proxy.prepared().size} statement texts prepared` : ''}`);
+      if (proxy && i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) fs.writeFileSync(path.resolve('bench/results/soak-statements.json'), JSON.stringify(statementFamilies(proxy.prepared()), null, 1));
     }
     await Promise.all(inFlight);
     const readResult = await reads;
@@ -176,6 +202,13 @@ export async function benchSoak(): Promise<void> {
       { measure: 'server heap used MB (start / peak / end)', value: `${mb(server[0]!.heapUsed)} / ${mb(Math.max(...server.map((s) => s.heapUsed)))} / ${mb(server.at(-1)!.heapUsed)}` },
       { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.rss / 1048576 }))) * 100) / 100).toString() },
       { measure: 'heap slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.heapUsed / 1048576 }))) * 100) / 100).toString() },
+      {
+        measure: 'server heap after collection MB (lowest each minute: first / peak / last during the load)',
+        value: `${mb(after10[0]?.heapUsedMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapUsedMin)))} / ${mb(after10.at(-1)?.heapUsedMin ?? NaN)}`,
+      },
+      { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.heapUsedMin / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
+      { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
       { measure: 'record reads (req/s, p50 / p99 ms)', value: `${readResult.requests.total} (${Math.round(readResult.requests.average)}/s, ${readResult.latency.p50} / ${readResult.latency.p99})` },
       { measure: 'read errors, non-2xx', value: `${readResult.errors + readResult.timeouts}, ${readResult.non2xx}` },
@@ -186,10 +219,22 @@ export async function benchSoak(): Promise<void> {
       { measure: 'deliveries: rows / arrived (unique) / not delivered', value: `${counts!.deliveries} / ${uniqueArrivals} / ${pending.undelivered}` },
     ]);
     console.log(`memory samples: ${PROBE_FILE}`);
+    // Sequential scans of the big tables show a plan that does not follow their growth.
+    const scans = await sql<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number; n_live_tup: number }[]>`
+      select relname, seq_scan::int, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::int as idx_scan, n_live_tup::int
+      from pg_stat_user_tables where n_live_tup > 1000 order by seq_tup_read desc limit 8`;
+    const [{ autovacuum }] = (await sql<{ autovacuum: string }[]>`show autovacuum`) as unknown as [{ autovacuum: string }];
+    printTable(`tables over 1,000 rows: scans during the soak (autovacuum ${autovacuum})`, scans.map((r) => ({ table: r.relname, rows: r.n_live_tup, 'seq scans': r.seq_scan, 'rows seq-read': r.seq_tup_read, 'index scans': r.idx_scan })));
+    if (proxy) {
+      const prepared = proxy.prepared();
+      const parses = [...prepared.values()].reduce((a, n) => a + n, 0);
+      printTable(`prepared statements: ${prepared.size} texts, ${parses} parses over all connections; families by number of texts`, statementFamilies(prepared).slice(0, 20));
+    }
   } finally {
     await agent.close();
     await stopProcess(app);
     receiver.stop();
+    await proxy?.close();
     await sql.end();
   }
 }
