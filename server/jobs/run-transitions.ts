@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, lte, or, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { activities, projects } from '@/db/schema';
 import { createContext, withTransaction } from '@/server/context';
@@ -43,10 +43,12 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
     const filters: SQL[] = [claimableAt(now)];
     if (opts.projectId) filters.push(eq(activities.projectId, opts.projectId));
     if (opts.activityIds) filters.push(inArray(activities.id, opts.activityIds));
+    // The project's time zone comes from a subquery, not a join: joined, a planner without statistics
+    // (a new table, autovacuum not yet run) walked from the one project into all of its activities, every
+    // pass; alone, activity is read in due order through its due index, and only the rows due.
     const claimed = await tx.db
-      .select({ row: activities, timeZone: projects.timeZone })
+      .select({ row: activities, timeZone: sql<string>`(select ${projects.timeZone} from ${projects} where ${projects.id} = ${activities.projectId})` })
       .from(activities)
-      .innerJoin(projects, eq(projects.id, activities.projectId))
       .where(and(...filters))
       .orderBy(activities.nextDueAt)
       .limit(opts.limit ?? 500)

@@ -84,8 +84,10 @@ export async function applyTransitionDefaults(
       failures: 0,
       updatedAt: now,
     })
+    // The limit (the batch's size, which it is anyway) gives the planner the row count: for a set-returning
+    // function it guesses 100, and then seq-scanned every activity up to about 50,000 of them.
     .from(
-      sql`jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v(id int, status text, remind_at timestamptz, reminder_index int, next_due_at timestamptz, seq int)`,
+      sql`(select * from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v(id int, status text, remind_at timestamptz, reminder_index int, next_due_at timestamptz, seq int) limit ${changes.length}) v`,
     )
     .where(sql`${activities.id} = v.id`)
     .returning(getTableColumns(activities));
