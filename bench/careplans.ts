@@ -127,12 +127,13 @@ export async function benchCareplans(): Promise<void> {
     // The app at half of its own rate for each operation (the load it is sized for), then at half of
     // each operation's ceiling rate.
     const op = operations(appClient.call, definition.id);
-    const own = { enrol: rate(appLoaded.enrol) / 2, set: rate(appLoaded.set) / 2, move: rate(appLoaded.move) / 2 };
+    const halfOf = (loaded: typeof appLoaded) => ({ enrol: rate(loaded.enrol) / 2, set: rate(loaded.set) / 2, move: rate(loaded.move) / 2 });
+    const own = halfOf(appLoaded);
     const ownPlans: Plan[] = [];
     const ownEnrol = await openLoop(take(Math.min(halfOwnMax, Math.round(own.enrol * HALF_LOAD_SECONDS))), own.enrol, (s) => op.enrol(s, ownPlans));
     const ownSet = await openLoop(ownPlans.slice(0, Math.round(own.set * HALF_LOAD_SECONDS)), own.set, op.set);
     const ownMove = await openLoop(ownPlans.slice(0, Math.min(ownSet.latencies.length, Math.round(own.move * HALF_LOAD_SECONDS))), own.move, op.move);
-    const half = { enrol: rate(ceilingLoaded.enrol) / 2, set: rate(ceilingLoaded.set) / 2, move: rate(ceilingLoaded.move) / 2 };
+    const half = halfOf(ceilingLoaded);
     const n = Math.min(halfLoadMax, Math.round(half.enrol * HALF_LOAD_SECONDS));
     const plans: Plan[] = [];
     const halfEnrol = await openLoop(take(n), half.enrol, (s) => op.enrol(s, plans));

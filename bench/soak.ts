@@ -34,6 +34,8 @@ const TYPES = ['profile', 'preferences', 'consent'];
 const PROBE_FILE = path.resolve('bench/results/soak-memory.jsonl');
 /** SOAK_STATEMENTS=1: the app's connections go through bench/pg-proxy, which notes every statement prepared. */
 const COUNT_STATEMENTS = process.env.SOAK_STATEMENTS === '1';
+/** The census so far, rewritten each minute (readable while the soak runs). */
+const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
 
 /**
  * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
@@ -157,8 +159,10 @@ export async function benchSoak(): Promise<void> {
       })();
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
-      if (i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight${proxy ? `, ${proxy.prepared().size} statement texts prepared` : ''}`);
-      if (proxy && i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) fs.writeFileSync(path.resolve('bench/results/soak-statements.json'), JSON.stringify(statementFamilies(proxy.prepared()), null, 1));
+      if (i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) {
+        console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight${proxy ? `, ${proxy.prepared().size} statement texts prepared` : ''}`);
+        if (proxy) fs.writeFileSync(STATEMENTS_FILE, JSON.stringify(statementFamilies(proxy.prepared()), null, 1));
+      }
     }
     await Promise.all(inFlight);
     const readResult = await reads;
@@ -197,16 +201,17 @@ export async function benchSoak(): Promise<void> {
     const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
     // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
     const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
+    const slope = (bytes: (s: Sample) => number) => (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 }))) * 100) / 100).toString();
     printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: `${mb(server[0]!.rss)} / ${mb(Math.max(...server.map((s) => s.rss)))} / ${mb(server.at(-1)!.rss)}` },
       { measure: 'server heap used MB (start / peak / end)', value: `${mb(server[0]!.heapUsed)} / ${mb(Math.max(...server.map((s) => s.heapUsed)))} / ${mb(server.at(-1)!.heapUsed)}` },
-      { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.rss / 1048576 }))) * 100) / 100).toString() },
-      { measure: 'heap slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.heapUsed / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rss) },
+      { measure: 'heap slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsed) },
       {
         measure: 'server heap after collection MB (lowest each minute: first / peak / last during the load)',
         value: `${mb(after10[0]?.heapUsedMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapUsedMin)))} / ${mb(after10.at(-1)?.heapUsedMin ?? NaN)}`,
       },
-      { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: s.heapUsedMin / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin) },
       { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
@@ -223,8 +228,8 @@ export async function benchSoak(): Promise<void> {
     const scans = await sql<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number; n_live_tup: number }[]>`
       select relname, seq_scan::int, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::int as idx_scan, n_live_tup::int
       from pg_stat_user_tables where n_live_tup > 1000 order by seq_tup_read desc limit 8`;
-    const [{ autovacuum }] = (await sql<{ autovacuum: string }[]>`show autovacuum`) as unknown as [{ autovacuum: string }];
-    printTable(`tables over 1,000 rows: scans during the soak (autovacuum ${autovacuum})`, scans.map((r) => ({ table: r.relname, rows: r.n_live_tup, 'seq scans': r.seq_scan, 'rows seq-read': r.seq_tup_read, 'index scans': r.idx_scan })));
+    const [setting] = await sql<{ autovacuum: string }[]>`show autovacuum`;
+    printTable(`tables over 1,000 rows: scans during the soak (autovacuum ${setting!.autovacuum})`, scans.map((r) => ({ table: r.relname, rows: r.n_live_tup, 'seq scans': r.seq_scan, 'rows seq-read': r.seq_tup_read, 'index scans': r.idx_scan })));
     if (proxy) {
       const prepared = proxy.prepared();
       const parses = [...prepared.values()].reduce((a, n) => a + n, 0);

@@ -32,8 +32,9 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     const [mode] = (await db.execute(sql`show plan_cache_mode`)) as unknown as { plan_cache_mode: string }[];
     expect(mode!.plan_cache_mode).toBe('force_custom_plan');
     // The executor's outcome write has this shape: a JSON parameter joined to a table by its key. With
-    // PostgreSQL's default (a generic plan after five runs), the plan chosen while the table was empty is a
-    // hash join over a sequential scan, kept as the table grows: the last run below read all 100,000 rows (a custom plan, made for the table as it is, probes the key).
+    // PostgreSQL's default (a generic plan after five runs), the plan chosen while the table was empty is
+    // a hash join over a sequential scan, kept as the table grows: the last run below read all 100,000
+    // rows. A custom plan, made for the table as it is, probes the key.
     const scans = await db.transaction(async (tx) => {
       await tx.execute(sql`create temp table plan_probe (id int primary key, v int not null) on commit drop`);
       const write = (id: number) => tx.execute(sql`update plan_probe d set v = o.v from jsonb_to_recordset(${JSON.stringify([{ id, v: 1 }])}::jsonb) as o(id int, v int) where d.id = o.id`);

@@ -11,7 +11,7 @@ export const MAX_DELIVERY_ATTEMPTS = MAX_ATTEMPTS;
 import type { Resolver } from '@/server/webhooks/safety';
 import { AFTER_TIMEOUT_MS, signAndPost, type AttemptValues } from '@/server/webhooks/send';
 import { expandUrl } from '@/server/webhooks/targets';
-import { rowsOf, ts } from './sql';
+import { jsonRows, rowsOf, ts } from './sql';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'blocked' | 'skipped';
 
@@ -88,8 +88,6 @@ export type Outcome = { attempt: AttemptValues; set: OutcomeSet };
  */
 export async function recordOutcomes(db: Queryable, outcomes: Outcome[]): Promise<void> {
   if (outcomes.length === 0) return;
-  // One JSON parameter, however many outcomes: binding nine parameters per row cost more CPU (query
-  // building here, encoding in the driver) than the write itself.
   const rows = outcomes.map(({ attempt: a, set }) => ({
     delivery_id: a.deliveryId,
     attempt: a.attempt,
@@ -104,16 +102,12 @@ export async function recordOutcomes(db: Queryable, outcomes: Outcome[]): Promis
     next_attempt_at: set.nextAttemptAt?.toISOString() ?? null,
     delivered: set.delivered,
   }));
-  // The limit (the number of rows it holds anyway) tells the planner how many rows the JSON makes: it
-  // guesses 100 for any set-returning function, and with 100 it hash-joined a sequential scan of every
-  // delivery up to about 50,000 rows, instead of probing the key once per outcome.
   await db.execute(sql`
-    with outcome as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(
-        delivery_id bigint, attempt int, started_at timestamptz, duration_ms int, status_code int, error text, response text,
-        request_headers jsonb, url text, status text, next_attempt_at timestamptz, delivered boolean)
-      limit ${rows.length}
-    ), recorded as (
+    with outcome as (${jsonRows(
+      rows,
+      'o',
+      'delivery_id bigint, attempt int, started_at timestamptz, duration_ms int, status_code int, error text, response text, request_headers jsonb, url text, status text, next_attempt_at timestamptz, delivered boolean',
+    )}), recorded as (
       insert into webhook_attempt (delivery_id, attempt, started_at, duration_ms, status_code, error, response, request_headers, url)
       select delivery_id, attempt, started_at, duration_ms, status_code, error, response, request_headers, url from outcome
     )

@@ -1,4 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { jsonRows } from '@/db/rows';
 import { activities, notifications } from '@/db/schema';
 import { auditMany, type AuditEntry } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
@@ -84,11 +85,7 @@ export async function applyTransitionDefaults(
       failures: 0,
       updatedAt: now,
     })
-    // The limit (the batch's size, which it is anyway) gives the planner the row count: for a set-returning
-    // function it guesses 100, and then seq-scanned every activity up to about 50,000 of them.
-    .from(
-      sql`(select * from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v(id int, status text, remind_at timestamptz, reminder_index int, next_due_at timestamptz, seq int) limit ${changes.length}) v`,
-    )
+    .from(sql`(${jsonRows(changes, 'v', 'id int, status text, remind_at timestamptz, reminder_index int, next_due_at timestamptz, seq int')}) v`)
     .where(sql`${activities.id} = v.id`)
     .returning(getTableColumns(activities));
   const after = new Map(updated.map((r) => [r.id, r]));
