@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startCareplansCeiling } from './careplans-ceiling';
-import { ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
@@ -65,14 +65,42 @@ function operations(call: Call, definitionId: number) {
   };
 }
 
-/** Enrol, set and move, `clients` at a time. */
-async function pass(call: Call, definitionId: number, subjects: number[], moves: number, clients: number) {
+type Cpu = Record<string, number>;
+type Measured = Timing & { cpu: Cpu };
+
+/** Enrol, set and move, `clients` at a time; each with the CPU seconds its processes used (`groups`). */
+async function pass(call: Call, definitionId: number, subjects: number[], moves: number, clients: number, groups: Record<string, number | undefined> = {}) {
   const op = operations(call, definitionId);
   const plans: Plan[] = [];
-  const enrol = await runAll(subjects, (s) => op.enrol(s, plans), clients);
-  const set = await runAll(plans, op.set, clients);
-  const move = await runAll(plans.slice(0, moves), op.move, clients);
+  const measured = async <T>(items: T[], fn: (item: T) => Promise<number>): Promise<Measured> => {
+    const before = cpuByProcess(groups);
+    const timing = await runAll(items, fn, clients);
+    const after = cpuByProcess(groups);
+    return { ...timing, cpu: Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - before[k]!])) };
+  };
+  const enrol = await measured(subjects, (s) => op.enrol(s, plans));
+  const set = await measured(plans, op.set);
+  const move = await measured(plans.slice(0, moves), op.move);
   return { enrol, set, move };
+}
+
+/** CPU milliseconds per request: the server's, PostgreSQL's and the machine's in all. */
+function cpuRow(operation: string, app: Measured, ceiling: Measured) {
+  const per = (t: Measured, k: string) => ((t.cpu[k] ?? 0) * 1000) / t.latencies.length;
+  // The ceiling serves in this process: its share is this process's CPU less the client's (the app pass's).
+  const client = per(app, 'bench');
+  const ceilingServer = per(ceiling, 'bench') - client;
+  const f = (x: number) => x.toFixed(2);
+  return {
+    operation,
+    'app server': f(per(app, 'app')),
+    'ceiling server': f(ceilingServer),
+    'postgres (app)': f(per(app, 'postgres')),
+    'postgres (ceiling)': f(per(ceiling, 'postgres')),
+    'client': f(client),
+    'all (app)': f(per(app, 'app') + per(app, 'postgres') + client),
+    'all (ceiling)': f(ceilingServer + per(ceiling, 'postgres') + client),
+  };
 }
 
 const rate = (t: Timing) => t.latencies.length / t.seconds;
@@ -119,8 +147,8 @@ export async function benchCareplans(): Promise<void> {
     // Warm both (JIT, prepared statements, pools), then measure.
     await pass(appClient.call, definition.id, take(200), 200, CONCURRENCY);
     await pass(ceilingClient.call, definition.id, take(200), 200, CONCURRENCY);
-    const appLoaded = await pass(appClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY);
-    const ceilingLoaded = await pass(ceilingClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY);
+    const appLoaded = await pass(appClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY, { app: app.pid, bench: process.pid });
+    const ceilingLoaded = await pass(ceilingClient.call, definition.id, take(CAREPLANS - 200), MOVES, CONCURRENCY, { bench: process.pid });
     const appSerial = await pass(appClient.call, definition.id, take(SERIAL), SERIAL, 1);
     const ceilingSerial = await pass(ceilingClient.call, definition.id, take(SERIAL), SERIAL, 1);
 
@@ -171,6 +199,11 @@ export async function benchCareplans(): Promise<void> {
       { operation: 'enrol', 'throughput ratio': ratio(appLoaded.enrol, ceilingLoaded.enrol), '1-client p99 ms': p99(appSerial.enrol), 'half-load p99 ms': p99(halfEnrol), 'p99 ms at half its own rate': p99(ownEnrol), 'round trips app / ceiling': `${trips.app.enrol} / ${trips.ceiling.enrol}` },
       { operation: 'set date', 'throughput ratio': ratio(appLoaded.set, ceilingLoaded.set), '1-client p99 ms': p99(appSerial.set), 'half-load p99 ms': p99(halfSet), 'p99 ms at half its own rate': p99(ownSet), 'round trips app / ceiling': `${trips.app.set} / ${trips.ceiling.set}` },
       { operation: 'move date', 'throughput ratio': ratio(appLoaded.move, ceilingLoaded.move), '1-client p99 ms': p99(appSerial.move), 'half-load p99 ms': p99(halfMove), 'p99 ms at half its own rate': p99(ownMove), 'round trips app / ceiling': `${trips.app.move} / ${trips.ceiling.move}` },
+    ]);
+    printTable(`CPU ms per request at ${CONCURRENCY} clients (Linux /proc; 2 cores = 2,000 ms per second): where the app's extra cost is`, [
+      cpuRow('enrol', appLoaded.enrol, ceilingLoaded.enrol),
+      cpuRow('set date', appLoaded.set, ceilingLoaded.set),
+      cpuRow('move date', appLoaded.move, ceilingLoaded.move),
     ]);
   } finally {
     await appClient.close();

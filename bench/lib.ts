@@ -1,4 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import type { Server } from 'node:http';
 import postgres from 'postgres';
 import autocannon from 'autocannon';
@@ -276,4 +277,29 @@ export function listenCeiling(server: Server, port: number, sql: postgres.Sql): 
       }),
     ),
   );
+}
+
+/**
+ * CPU seconds used so far (Linux /proc, user + system) by each named process group (a process started
+ * by startProcess leads its own group: `next start` and the server npx runs under it) and by all
+ * PostgreSQL processes together. Two readings' difference over a pass's requests is its CPU per request.
+ */
+export function cpuByProcess(groups: Record<string, number | undefined>): Record<string, number> {
+  const tick = 100; // USER_HZ
+  const out: Record<string, number> = Object.fromEntries([...Object.keys(groups), 'postgres'].map((k) => [k, 0]));
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended since the listing
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+    const group = Number(fields[2]);
+    for (const [name, leader] of Object.entries(groups)) if (leader !== undefined && (group === leader || Number(pid) === leader)) out[name]! += seconds;
+    if (comm === 'postgres') out.postgres! += seconds;
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, runAll, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { cpuByProcess, ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, runAll, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
 
 const ROUTE = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
 const WRITES = ROUTE === 'enrol';
@@ -152,12 +152,12 @@ async function profileDrain(): Promise<void> {
   await session.post('Profiler.start');
   const commits = async () => (await sql<{ n: number }[]>`select xact_commit::int as n from pg_stat_database where datname = current_database()`)[0]!.n;
   const commits0 = await commits();
-  const cpu0 = cpuByProcess(receiver.pid);
+  const cpu0 = cpuByProcess({ 'executor (this process)': process.pid, receiver: receiver.pid });
   const t0 = Date.now();
   startEmbeddedExecutor();
   const arrivals = await waitForAll(receiver, DELIVERIES, 120_000);
   const seconds = (Date.now() - t0) / 1000;
-  const cpu1 = cpuByProcess(receiver.pid);
+  const cpu1 = cpuByProcess({ 'executor (this process)': process.pid, receiver: receiver.pid });
   // Statements outside a transaction commit one each: what the drain asked of the database.
   const statements = (await commits()) - commits0 - 1;
   const { profile } = await session.post('Profiler.stop');
@@ -178,22 +178,3 @@ async function profileDrain(): Promise<void> {
   console.log(`profile: ${path.join(DIR, 'drain.cpuprofile')}`);
 }
 
-/** CPU seconds used so far by this process, the receiver and all PostgreSQL processes (Linux /proc). */
-function cpuByProcess(receiverPid: number | undefined): Record<string, number> {
-  const tick = 100; // USER_HZ
-  const cpuOf = (pid: string) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), s: (Number(fields[11]) + Number(fields[12])) / tick };
-    } catch {
-      return undefined;
-    }
-  };
-  const out: Record<string, number> = { 'executor (this process)': cpuOf(String(process.pid))?.s ?? 0, receiver: cpuOf(String(receiverPid))?.s ?? 0, postgres: 0 };
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    const p = cpuOf(pid);
-    if (p?.comm === 'postgres') out.postgres! += p.s;
-  }
-  return out;
-}
