@@ -1,7 +1,8 @@
 import { cron } from 'inngest';
-import { getDb } from '@/db/client';
+import { getDb, getDbHandle } from '@/db/client';
 import { findStrandedDeliveries } from '@/server/jobs/claim-deliveries';
 import { runHousekeeping } from '@/server/jobs/housekeeping';
+import { analyzeStaleTables } from '@/server/jobs/statistics';
 import { findDueActivities } from '@/server/jobs/run-transitions';
 import { inngest } from '../client';
 import { activityDue, deliveryCreated } from '../events';
@@ -12,7 +13,8 @@ const ACTIVITY_BATCH = 2_000;
  * Every minute: deliveries that are due but nobody took (Inngest unreachable at commit time, a manual
  * retry, a run that died) are announced again, so no work depends on one event being sent; and every
  * activity with a due transition gets one event for the run-transition function. Both functions claim
- * their row, so an announcement twice still means one attempt.
+ * their row, so an announcement twice still means one attempt. Then housekeeping, and ANALYZE of the
+ * tables whose statistics autovacuum would refresh if it were on.
  */
 export const sweepDueWork = inngest.createFunction({ id: 'sweep-due-work', triggers: [cron('* * * * *')] }, async ({ step }) => {
   const work = await step.run('find-stranded-deliveries', async () => findStrandedDeliveries(await getDb(), new Date(), 60_000, 500));
@@ -25,5 +27,10 @@ export const sweepDueWork = inngest.createFunction({ id: 'sweep-due-work', trigg
     );
   }
   await step.run('housekeeping', async () => runHousekeeping(await getDb(), new Date()));
+  // Statistics where autovacuum is off (server/jobs/statistics): plans follow the tables as they grow.
+  await step.run('analyze', async () => {
+    const handle = await getDbHandle();
+    return handle.kind === 'postgres' ? analyzeStaleTables(handle.db) : [];
+  });
   return { announced: work.length, activities: due.length };
 });

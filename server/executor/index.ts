@@ -1,17 +1,20 @@
-import { getDb } from '@/db/client';
+import { getDb, getDbHandle } from '@/db/client';
 import { getEnv } from '@/server/env';
 import { errorSummary } from '@/server/errors';
 import { runHousekeeping } from '@/server/jobs/housekeeping';
+import { analyzeStaleTables } from '@/server/jobs/statistics';
 import { registerWorker } from '@/server/events/work-notifier';
 import { EmbeddedExecutor } from './embedded';
 import { TransitionScheduler } from './scheduler';
 
 const KEY = Symbol.for('carebase.executor');
 type G = typeof globalThis & {
-  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; unregister?: () => void; housekeeping?: NodeJS.Timeout };
+  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; unregister?: () => void; housekeeping?: NodeJS.Timeout; statistics?: NodeJS.Timeout };
 };
 const state = ((globalThis as G)[KEY] ??= {});
 const HOUSEKEEPING_MS = 10 * 60_000;
+/** As often as autovacuum looks (autovacuum_naptime): where it is off, plans follow tables within a minute. */
+const STATISTICS_MS = 60_000;
 
 /**
  * Starts the embedded executor in this process (server boot, the standalone worker): the delivery loop
@@ -29,6 +32,11 @@ export function startEmbeddedExecutor(): EmbeddedExecutor {
       .then((db) => runHousekeeping(db, new Date()))
       .catch((e: unknown) => console.error(`[executor] housekeeping failed: ${errorSummary(e)}`));
   }, HOUSEKEEPING_MS).unref();
+  state.statistics ??= setInterval(() => {
+    getDbHandle()
+      .then((h) => (h.kind === 'postgres' ? analyzeStaleTables(h.db) : []))
+      .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`));
+  }, STATISTICS_MS).unref();
   state.unregister ??= registerWorker({
     name: 'embedded',
     announce: () => embedded.wake(),
@@ -40,7 +48,9 @@ export function startEmbeddedExecutor(): EmbeddedExecutor {
 export async function stopExecutor(): Promise<void> {
   state.unregister?.();
   clearInterval(state.housekeeping);
+  clearInterval(state.statistics);
   state.housekeeping = undefined;
+  state.statistics = undefined;
   await Promise.all([state.embedded?.stop(), state.scheduler?.stop()]);
   state.embedded = undefined;
   state.scheduler = undefined;
