@@ -101,6 +101,33 @@ describe('bodies and methods over HTTP', () => {
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-request-id')).toBeTruthy();
   });
+
+  it('answers paths that are not valid percent-encoded UTF-8 with 404 problem+json, not a bare 500, and stores nothing', async () => {
+    const { http: api, apiKey } = await project();
+    const before = (await api.get('/member')).body.length;
+    for (const [method, path] of [
+      ['GET', '/api/v1/member/%FF'],
+      ['GET', '/api/v1/member/%ED%A0%80?x=1'],
+      ['PATCH', '/api/v1/member/%E0%A4%A'],
+      ['POST', '/api/v1/%FF/member'],
+    ] as const) {
+      const res = await request(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: method === 'GET' ? undefined : JSON.stringify({ name: 'Never' }),
+      });
+      const body = (await res.body.json()) as Record<string, unknown>;
+      expect(res.statusCode, `${method} ${path}`).toBe(404);
+      expect(res.headers['content-type']).toBe('application/problem+json');
+      expect(body).toMatchObject({ status: 404, code: 'not_found', requestId: res.headers['x-request-id'] });
+      expect(String(body.detail)).toMatch(/percent-encoded/);
+    }
+    // A path that decodes goes on to its route as before.
+    const spaced = await api.call('GET', '/member/a%20b');
+    expect(spaced.status).toBe(404);
+    expect(String(spaced.body.detail)).not.toMatch(/percent-encoded/);
+    expect((await api.get('/member')).body.length).toBe(before);
+  });
 });
 
 describe('values that cannot be stored', () => {

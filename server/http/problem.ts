@@ -28,8 +28,9 @@ export const problemSchema = z
   })
   .meta({ id: 'Problem' });
 
-export function problemResponse(err: AppError, requestId: string, extraHeaders?: HeadersInit): Response {
-  const body = {
+/** The problem+json document for `err` (RFC 9457; CONTRACT 1). */
+export function problemBody(err: AppError, requestId: string) {
+  return {
     type: `https://carebase.dev/problems/${err.code.replace(/_/g, '-')}`,
     title: TITLES[err.code] ?? 'Error',
     status: err.status,
@@ -38,6 +39,10 @@ export function problemResponse(err: AppError, requestId: string, extraHeaders?:
     ...(err.errors?.length ? { errors: err.errors } : {}),
     requestId,
   };
+}
+
+export function problemResponse(err: AppError, requestId: string, extraHeaders?: HeadersInit): Response {
+  const body = problemBody(err, requestId);
   const headers = new Headers(extraHeaders);
   if (err.retryAfter !== undefined) headers.set('retry-after', String(err.retryAfter));
   headers.set('content-type', 'application/problem+json');

@@ -5,7 +5,7 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 /**
  * The origin clients called, for `Location` and `Link` (CONTRACT 1): CAREBASE_PUBLIC_URL when set, else
  * the forwarded host and protocol. The server strips client-sent `X-Forwarded-*` headers unless
- * CAREBASE_TRUST_PROXY is set (see installForwardedHeaderPolicy), and Next fills them from the request's
+ * CAREBASE_TRUST_PROXY is set (see installRequestEntryPolicy), and Next fills them from the request's
  * own `Host` and socket, so what is read here is either the proxy's word or the client's `Host`.
  */
 export function publicOrigin(req: Request): string {
