@@ -23,7 +23,7 @@ const layer = {
   app: '^app/',
 };
 const any = (...names) => names.map((n) => layer[n]);
-const root = '^(proxy\\.ts$|server/boot\\.ts$|server/seed\\.ts$|server/cli/|server/testing/|bench/|e2e/|scripts/|instrumentation\\.ts$|[^/]+\\.config\\.[cm]?ts$)';
+const root = '^(server/boot\\.ts$|server/seed\\.ts$|server/cli/|server/testing/|bench/|e2e/|scripts/|instrumentation\\.ts$|[^/]+\\.config\\.[cm]?ts$)';
 const test = '\\.(test|spec)\\.tsx?$';
 const edge = (fromNames, toNames) => ({ from: { path: any(...fromNames) }, to: { path: any(...toNames) } });
 
@@ -76,7 +76,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(node_modules|\\.next|\\.data[^/]*|test-results|playwright-report)/' },
-    includeOnly: '^(app|server|db|inngest|bench|e2e|scripts|instrumentation\\.ts|proxy\\.ts|package\\.json)',
+    includeOnly: '^(app|server|db|inngest|bench|e2e|scripts|instrumentation\\.ts|package\\.json)',
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },

@@ -2,7 +2,7 @@ import { closeDb, getDb, migrateDb } from '@/db/client';
 import { seedIfEmpty } from '@/server/seed';
 import { getEnv, type Env } from './env';
 import { startEmbeddedExecutor, stopExecutor } from './executor';
-import { installForwardedHeaderPolicy } from './http/forwarded-headers';
+import { installRequestEntryPolicy } from './http/request-entry';
 
 const BOOTED = Symbol.for('carebase.booted');
 type G = typeof globalThis & { [BOOTED]?: boolean };
@@ -35,7 +35,7 @@ export async function bootServer(options: BootOptions = {}): Promise<void> {
     console.error((e as Error).message);
     process.exit(1);
   }
-  installForwardedHeaderPolicy(env.CAREBASE_TRUST_PROXY);
+  installRequestEntryPolicy(env.CAREBASE_TRUST_PROXY);
   if (env.CAREBASE_AUTO_MIGRATE) await migrateDb();
   if (seed) await seedIfEmpty(await getDb());
   if (background) {
