@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addOffset, isCalendarDate, startOfDateIn } from './offsets';
+import { TZDate } from '@date-fns/tz';
+import { addOffset, addOffsetByTZDate, isCalendarDate, offsetAt, startOfDateIn } from './offsets';
 
 const ZONES = ['UTC', 'Europe/Amsterdam', 'America/New_York', 'Australia/Sydney', 'Asia/Kolkata'];
 
@@ -101,5 +102,75 @@ describe('offset arithmetic', () => {
         expect(addOffset(anchor, { offset: a + delta, offsetUnit: unit }, tz).getTime()).toBeGreaterThanOrEqual(addOffset(anchor, { offset: a, offsetUnit: unit }, tz).getTime());
       }),
     );
+  });
+});
+
+describe('the direct calendar arithmetic agrees with TZDate', () => {
+  // Zones with the awkward transitions: 30-minute (Lord Howe) and 2-hour (Troll) changes, DST at midnight
+  // (Sao Paulo until 2019, Havana), negative DST (Dublin), a skipped day (Apia, 2011-12-30), odd offsets.
+  const HARD = [...ZONES, 'Australia/Lord_Howe', 'Antarctica/Troll', 'America/Sao_Paulo', 'America/Havana', 'Europe/Dublin', 'Pacific/Apia', 'Asia/Kathmandu', 'America/St_Johns', 'Pacific/Chatham'];
+  const hardZone = fc.constantFrom(...HARD);
+  const unit = fc.constantFrom('d' as const, 'wk' as const, 'mo' as const, 'a' as const);
+  // Instants near transitions are where a shortcut would go wrong: half of them fall within a day of one.
+  const transitions = HARD.flatMap((tz) => {
+    const found: number[] = [];
+    const DAY = 86_400_000;
+    for (let t = Date.UTC(1995, 0, 1), before = offsetAt(t, tz); t < Date.UTC(2035, 0, 1); t += DAY) {
+      const after = offsetAt(t + DAY, tz);
+      if (after !== before) {
+        // To the hour, by halving the day.
+        let [lo, hi] = [t, t + DAY];
+        while (hi - lo > 3_600_000) {
+          const mid = lo + Math.floor((hi - lo) / 7_200_000) * 3_600_000;
+          if (offsetAt(mid, tz) === before) lo = mid;
+          else hi = mid;
+        }
+        found.push(lo);
+      }
+      before = after;
+    }
+    return found;
+  });
+  const instant = fc.oneof(
+    fc.integer({ min: Date.UTC(1995, 0, 1), max: Date.UTC(2035, 0, 1) }),
+    fc.tuple(fc.constantFrom(...transitions), fc.integer({ min: -86_400_000, max: 86_400_000 })).map(([t, d]) => t + d),
+  );
+
+  it('reads offsets as TZDate does', () => {
+    fc.assert(
+      fc.property(instant, hardZone, (t, tz) => {
+        expect(offsetAt(t, tz)).toBe(-new TZDate(t, tz).getTimezoneOffset() * 60_000);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('adds days, weeks, months and years to the same instant, near transitions too', () => {
+    fc.assert(
+      fc.property(instant, hardZone, unit, fc.integer({ min: -400, max: 400 }), (t, tz, offsetUnit, offset) => {
+        expect(addOffset(new Date(t), { offset, offsetUnit }, tz).getTime()).toBe(addOffsetByTZDate(new Date(t), { offset, offsetUnit }, tz).getTime());
+      }),
+      { numRuns: 5000 },
+    );
+    // A start at a transition's day: both ways, on the dates that have one.
+    fc.assert(
+      fc.property(fc.constantFrom(...transitions), fc.constantFrom(...HARD), unit, fc.integer({ min: -3, max: 3 }), (t, tz, offsetUnit, offset) => {
+        const from = new Date(t - (t % 86_400_000));
+        expect(addOffset(from, { offset, offsetUnit }, tz).getTime()).toBe(addOffsetByTZDate(from, { offset, offsetUnit }, tz).getTime());
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('anchors dates at the same instant as TZDate, where midnight is skipped too', () => {
+    fc.assert(
+      fc.property(fc.oneof(calendarDate, fc.constantFrom(...transitions).map((t) => new Date(t).toISOString().slice(0, 10))), hardZone, (date, tz) => {
+        const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+        expect(startOfDateIn(date, tz).getTime()).toBe(new TZDate(y, m - 1, d, 0, 0, 0, 0, tz).getTime());
+      }),
+      { numRuns: 3000 },
+    );
+    // Sao Paulo skipped 2018-11-04 00:00: the day began at 01:00.
+    expect(startOfDateIn('2018-11-04', 'America/Sao_Paulo').toISOString()).toBe('2018-11-04T03:00:00.000Z');
   });
 });
