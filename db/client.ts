@@ -12,6 +12,9 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Anything that can run a query: the database or an open transaction. */
 export type Queryable = Db | Tx;
 
+/** The open database: the driver, what kind it is and its limits (getDbHandle). */
+export type DbHandle = Handle;
+
 type Handle = {
   db: Db;
   kind: 'pglite' | 'postgres';

@@ -1,7 +1,7 @@
 import postgres from 'postgres';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '@/db/client';
+import { getDb, getDbHandle } from '@/db/client';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
 
@@ -36,7 +36,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // them: analyzeStaleTables runs it, and the next run probes the key.
     const table = `plan_probe_${process.pid}`;
     const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { jit: 'off' } });
-    const db = await getDb();
+    const handle = await getDbHandle();
     try {
       await client.unsafe(`create table ${table} (id int primary key, v int not null) with (autovacuum_enabled = false)`);
       const write = (q: postgres.Sql | postgres.TransactionSql, id: number) =>
@@ -57,7 +57,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       const until = Date.now() + 10_000;
       let analyzed: string[] = [];
       while (!analyzed.includes(`public.${table}`) && Date.now() < until) {
-        analyzed = await analyzeStaleTables(db);
+        analyzed = await analyzeStaleTables(handle);
         if (!analyzed.includes(`public.${table}`)) await new Promise((r) => setTimeout(r, 200));
       }
       expect(analyzed).toContain(`public.${table}`);
@@ -66,7 +66,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       // A few changed rows are below autovacuum's threshold: left alone.
       await client.unsafe(`update ${table} set v = 2 where id <= 10`);
       await client`select pg_stat_force_next_flush()`;
-      expect(await analyzeStaleTables(db)).not.toContain(`public.${table}`);
+      expect(await analyzeStaleTables(handle)).not.toContain(`public.${table}`);
     } finally {
       await client.unsafe(`drop table if exists ${table}`);
       await client.end({ timeout: 5 });

@@ -28,9 +28,6 @@ export const sweepDueWork = inngest.createFunction({ id: 'sweep-due-work', trigg
   }
   await step.run('housekeeping', async () => runHousekeeping(await getDb(), new Date()));
   // Statistics where autovacuum is off (server/jobs/statistics): plans follow the tables as they grow.
-  await step.run('analyze', async () => {
-    const handle = await getDbHandle();
-    return handle.kind === 'postgres' ? analyzeStaleTables(handle.db) : [];
-  });
+  await step.run('analyze', async () => analyzeStaleTables(await getDbHandle()));
   return { announced: work.length, activities: due.length };
 });

@@ -92,13 +92,15 @@ function addCalendarOffset(from: number, offset: number, unit: 'd' | 'wk' | 'mo'
   const wall = new Date(from + fromOffset);
   // Date.UTC reads years 0-99 as 1900-1999.
   if (!(wall.getUTCFullYear() >= 1000)) return undefined;
+  const [year, month, day] = [wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate()];
+  const timeOfDay = from + fromOffset - Date.UTC(year, month, day);
   let target: number;
   if (unit === 'd' || unit === 'wk') {
-    target = Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate() + (unit === 'wk' ? 7 * offset : offset), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(), wall.getUTCMilliseconds());
+    target = Date.UTC(year, month, day + (unit === 'wk' ? 7 * offset : offset));
   } else {
-    const month = wall.getUTCMonth() + (unit === 'a' ? 12 * offset : offset);
-    const daysInMonth = new Date(Date.UTC(wall.getUTCFullYear(), month + 1, 0)).getUTCDate();
-    target = Date.UTC(wall.getUTCFullYear(), month, Math.min(wall.getUTCDate(), daysInMonth), wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds(), wall.getUTCMilliseconds());
+    const toMonth = month + (unit === 'a' ? 12 * offset : offset);
+    const daysInMonth = new Date(Date.UTC(year, toMonth + 1, 0)).getUTCDate();
+    target = Date.UTC(year, toMonth, Math.min(day, daysInMonth));
   }
-  return instantOfWallTime(target, timeZone, fromOffset);
+  return instantOfWallTime(target + timeOfDay, timeZone, fromOffset);
 }

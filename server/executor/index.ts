@@ -34,7 +34,7 @@ export function startEmbeddedExecutor(): EmbeddedExecutor {
   }, HOUSEKEEPING_MS).unref();
   state.statistics ??= setInterval(() => {
     getDbHandle()
-      .then((h) => (h.kind === 'postgres' ? analyzeStaleTables(h.db) : []))
+      .then(analyzeStaleTables)
       .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`));
   }, STATISTICS_MS).unref();
   state.unregister ??= registerWorker({

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '@/db/client';
+import type { DbHandle } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 
 /** One instance at a time analyzes (the others skip the round). */
@@ -14,9 +14,11 @@ const ANALYZE_LOCK = 727275;
  * after five runs, and that plan is kept until the statistics of a table it reads change. A plan made
  * while a table was nearly empty scans the whole table on every later run; on a server without
  * autovacuum nothing ever replaces it. ANALYZE replaces it, and the next runs plan for the table as it
- * is. With autovacuum on, as PostgreSQL ships, this finds nothing to do.
+ * is. With autovacuum on, as PostgreSQL ships, this finds nothing to do. PGlite is left alone: one
+ * process, no autovacuum to stand in for, and statistics its own queries keep up.
  */
-export async function analyzeStaleTables(db: Queryable): Promise<string[]> {
+export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | 'db'>): Promise<string[]> {
+  if (kind !== 'postgres') return [];
   return db.transaction(async (tx) => {
     const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${ANALYZE_LOCK}) as locked`));
     if (!lock?.locked) return [];
