@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { getDb, getDbHandle } from '@/db/client';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
+import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+import { newProject } from '@/server/testing/api';
 
 /**
  * Every statement the app sends to PostgreSQL is prepared (patches/drizzle-orm: drizzle asks postgres.js
@@ -86,5 +88,49 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     } finally {
       await client.end({ timeout: 5 });
     }
+  });
+
+  it("claims deliveries by key under a generic plan, and reads one webhook's rows without walking another's", async () => {
+    // The claim is prepared like every statement, and after five runs PostgreSQL may keep a generic plan,
+    // which cannot know the claim's limits. Written as a join with the ranked rows, that plan hash-joined a
+    // sequential scan of the whole table (a full read per claim: the drain fell to a third); with an index
+    // on next_attempt_at alone beside the per-webhook one, it walked that index past every other
+    // webhook's rows. Forced generic here, in a transaction rolled back at the end.
+    const { projectId, db } = await newProject('claim plan');
+    const hooks = (await db.execute(sql`insert into webhook (project_id, display, url)
+      values (${projectId}, 'backlog', 'http://127.0.0.1:9/a'), (${projectId}, 'quiet', 'http://127.0.0.1:9/b') returning id`)) as unknown as { id: number }[];
+    const [backlog, quiet] = hooks.map((h) => h.id);
+    const rolledBack = new Error('rolled back');
+    let stats: { seq_read: number; index_fetched: number } | undefined;
+    const claimed: number[] = [];
+    await db
+      .transaction(async (tx) => {
+        // The backlog's 3,000 are older than the quiet webhook's 8; all are due.
+        await tx.execute(sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
+          select ${projectId}, ${backlog}, 'member_create', '{}', 'pending', now() - interval '1 hour' + g * interval '1 ms' from generate_series(1, 3000) g`);
+        await tx.execute(sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
+          select ${projectId}, ${quiet}, 'member_create', '{}', 'pending', now() - interval '1 minute' from generate_series(1, 8) g`);
+        await tx.execute(sql`analyze webhook_delivery`);
+        await tx.execute(sql`set local plan_cache_mode = force_generic_plan`);
+        const before = await tx.execute(sql`select coalesce(seq_tup_read, 0)::int as seq_read, coalesce(idx_tup_fetch, 0)::int as index_fetched from pg_stat_xact_user_tables where relname = 'webhook_delivery'`);
+        const [b] = before as unknown as { seq_read: number; index_fetched: number }[];
+        for (let i = 0; i < 8; i++) {
+          const rows = await claimDueDeliveries(tx, 50, new Date(), 60_000, { perWebhook: 2 });
+          claimed.push(...rows.filter((r) => r.webhookId === backlog || r.webhookId === quiet).map((r) => r.webhookId));
+        }
+        const after = await tx.execute(sql`select coalesce(seq_tup_read, 0)::int as seq_read, coalesce(idx_tup_fetch, 0)::int as index_fetched from pg_stat_xact_user_tables where relname = 'webhook_delivery'`);
+        const [a] = after as unknown as { seq_read: number; index_fetched: number }[];
+        stats = { seq_read: a!.seq_read - b!.seq_read, index_fetched: a!.index_fetched - b!.index_fetched };
+        throw rolledBack;
+      })
+      .catch((e: unknown) => {
+        if (e !== rolledBack) throw e;
+      });
+    // Both webhooks got their turns (two each per claim), whatever other tests left due.
+    expect(claimed.filter((w) => w === quiet)).toHaveLength(8);
+    expect(claimed.filter((w) => w === backlog).length).toBeGreaterThanOrEqual(8);
+    expect(stats!.seq_read).toBe(0);
+    // Rows fetched through indexes: the claimed ones and the leased ones a later claim skips, not the backlog.
+    expect(stats!.index_fetched).toBeLessThan(1_000);
   });
 });

@@ -84,8 +84,8 @@ export const webhookDeliveries = pgTable(
     deliveredAt: tz('delivered_at'),
   },
   (t) => [
-    index('webhook_delivery_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
-    // The fair claim: each webhook's oldest due rows.
+    // The fair claim: each webhook's oldest due rows. The only index on the due time: with a second one on
+    // next_attempt_at alone, the claim's generic plan walked it past every other webhook's rows (decision 0014).
     index('webhook_delivery_webhook_due_idx').on(t.webhookId, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_delivery_webhook_idx').on(t.webhookId, t.id),
     index('webhook_delivery_webhook_created_idx').on(t.webhookId, t.createdAt),

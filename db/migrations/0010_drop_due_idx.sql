@@ -1,0 +1,1 @@
+DROP INDEX "webhook_delivery_due_idx";
