@@ -62,7 +62,9 @@ export default defineConfig({
       'npx tsx scripts/ensure-build.ts',
       'npx tsx server/cli/carebase.ts seed',
       `npx tsx server/cli/carebase.ts user create --email ${E2E.coordinatorEmail} --password ${E2E.coordinatorPassword} --role coordinator --project 1`,
-      `NEXT_MANUAL_SIG_HANDLE=true npx next start -H 127.0.0.1 -p ${PORT}`,
+      // A keep-alive longer than any pause in a test: with Node's 5 s, a request sent on a connection the
+      // server was closing met ECONNRESET (a loaded CI run, POST /api/v1/identity-provider).
+      `NEXT_MANUAL_SIG_HANDLE=true npx next start -H 127.0.0.1 -p ${PORT} --keepAliveTimeout 65000`,
     ].join(' && '),
     url: `${E2E.baseURL}/login`,
     timeout: 400_000,

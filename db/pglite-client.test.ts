@@ -50,5 +50,6 @@ describe('the embedded database repairs itself (defect 1)', () => {
     // In a child process: inside a Vitest worker this trap can spin instead of throwing.
     const out = execFileSync('npx', ['tsx', 'server/testing/pglite-trap-child.ts'], { encoding: 'utf8', timeout: 60_000 });
     expect(JSON.parse(out.trim().split('\n').at(-1)!)).toEqual({ error: 'restarting', rows: [1], reopened: 1 });
-  });
+    // The child's own limit, not the suite's 20 s: starting tsx and PGlite twice took 25 s on a loaded 2-core CI run.
+  }, 60_000);
 });
