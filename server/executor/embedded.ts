@@ -21,7 +21,15 @@ export class EmbeddedExecutor {
   /** Deliveries in flight per webhook: each may hold at most `perWebhook` of the slots. */
   private readonly busy = new Map<number, number>();
 
-  constructor(private readonly opts: { concurrency: number; leaseMs: number; perWebhook?: number }) {}
+  constructor(
+    private readonly opts: {
+      concurrency: number;
+      leaseMs: number;
+      perWebhook?: number;
+      /** Called when a claim fills every free slot: more is due than the executor can take at once. */
+      onBacklog?: () => void;
+    },
+  ) {}
 
   start(): void {
     if (this.running) return;
@@ -63,6 +71,7 @@ export class EmbeddedExecutor {
           console.error('[executor] claiming failed', e);
         }
         for (const d of claimed) this.run(d);
+        if (claimed.length > 0 && claimed.length === free) this.opts.onBacklog?.();
       }
       if (claimed.length > 0 && claimed.length === free) await this.nap.sleep(0);
       else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);

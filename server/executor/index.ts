@@ -9,12 +9,40 @@ import { TransitionScheduler } from './scheduler';
 
 const KEY = Symbol.for('carebase.executor');
 type G = typeof globalThis & {
-  [KEY]?: { embedded?: EmbeddedExecutor; scheduler?: TransitionScheduler; unregister?: () => void; housekeeping?: NodeJS.Timeout; statistics?: NodeJS.Timeout };
+  [KEY]?: {
+    embedded?: EmbeddedExecutor;
+    scheduler?: TransitionScheduler;
+    unregister?: () => void;
+    housekeeping?: NodeJS.Timeout;
+    statistics?: NodeJS.Timeout;
+    analyzing?: Promise<void>;
+    analyzedAt?: number;
+  };
 };
 const state = ((globalThis as G)[KEY] ??= {});
 const HOUSEKEEPING_MS = 10 * 60_000;
 /** As often as autovacuum looks (autovacuum_naptime): where it is off, plans follow tables within a minute. */
 const STATISTICS_MS = 60_000;
+/** How soon after the last analyze a backlog may ask for another. */
+const BACKLOG_STATISTICS_MS = 10_000;
+
+/**
+ * Refreshes the statistics of the tables that changed most (server/jobs/statistics), one run at a time.
+ * Once a minute; and when a claim comes back full, a burst is filling a table whose cached plans may
+ * have been made when it was small (the drain's claim read 22,000 rows by sequential scan per claim of
+ * 48 until the next minute's ANALYZE): then at once, at most every 10 s.
+ */
+function analyzeTables(trigger: 'minute' | 'backlog'): void {
+  if (state.analyzing || (trigger === 'backlog' && Date.now() - (state.analyzedAt ?? 0) < BACKLOG_STATISTICS_MS)) return;
+  state.analyzedAt = Date.now();
+  state.analyzing = getDbHandle()
+    .then(analyzeStaleTables)
+    .then(() => undefined)
+    .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`))
+    .finally(() => {
+      state.analyzing = undefined;
+    });
+}
 
 /**
  * Starts the embedded executor in this process (server boot, the standalone worker): the delivery loop
@@ -23,20 +51,22 @@ const STATISTICS_MS = 60_000;
  */
 export function startEmbeddedExecutor(): EmbeddedExecutor {
   const env = getEnv();
-  const embedded = (state.embedded ??= new EmbeddedExecutor({ concurrency: env.EXECUTOR_CONCURRENCY, perWebhook: env.EXECUTOR_CONCURRENCY_PER_WEBHOOK, leaseMs: env.EXECUTOR_LEASE_MS }));
+  const onBacklog = () => analyzeTables('backlog');
+  const embedded = (state.embedded ??= new EmbeddedExecutor({
+    concurrency: env.EXECUTOR_CONCURRENCY,
+    perWebhook: env.EXECUTOR_CONCURRENCY_PER_WEBHOOK,
+    leaseMs: env.EXECUTOR_LEASE_MS,
+    onBacklog,
+  }));
   embedded.start();
-  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS }));
+  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS, onBacklog }));
   scheduler.start();
   state.housekeeping ??= setInterval(() => {
     getDb()
       .then((db) => runHousekeeping(db, new Date()))
       .catch((e: unknown) => console.error(`[executor] housekeeping failed: ${errorSummary(e)}`));
   }, HOUSEKEEPING_MS).unref();
-  state.statistics ??= setInterval(() => {
-    getDbHandle()
-      .then(analyzeStaleTables)
-      .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`));
-  }, STATISTICS_MS).unref();
+  state.statistics ??= setInterval(() => analyzeTables('minute'), STATISTICS_MS).unref();
   state.unregister ??= registerWorker({
     name: 'embedded',
     announce: () => embedded.wake(),
@@ -51,7 +81,7 @@ export async function stopExecutor(): Promise<void> {
   clearInterval(state.statistics);
   state.housekeeping = undefined;
   state.statistics = undefined;
-  await Promise.all([state.embedded?.stop(), state.scheduler?.stop()]);
+  await Promise.all([state.embedded?.stop(), state.scheduler?.stop(), state.analyzing]);
   state.embedded = undefined;
   state.scheduler = undefined;
   state.unregister = undefined;

@@ -18,6 +18,8 @@ type Options = {
   clock?: () => Date;
   /** Called after each committed batch (benchmarks measure lateness with it). */
   onBatch?: (batch: SchedulerBatch) => void;
+  /** Called when a claim took a whole batch: more is due than one batch holds. */
+  onBacklog?: () => void;
 };
 
 /**
@@ -69,6 +71,7 @@ export class TransitionScheduler {
         const maxLeased = Math.max(0, 2 * this.syncConcurrency - this.queue.length - this.tasks.size);
         const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.opts.batchSize ?? 500, leaseMs: this.opts.leaseMs, maxLeased });
         claimed = batch.claimed;
+        if (claimed >= (this.opts.batchSize ?? 500)) this.opts.onBacklog?.();
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
         this.drainQueue(db);
