@@ -54,7 +54,10 @@ describe('embedded scheduler', () => {
 describe('scheduler crash safety', () => {
   it('loses no transition and applies none twice when the server is killed mid-sweep', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-sched-crash-'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '2000', NODE_ENV: 'test' };
+    // The lease outlasts any wait of a claimed transition in the producer's queue, so the only repeated calls
+    // are those in flight at the kill (at most 8). With 2 s, a loaded CI machine on PGlite let two leases
+    // lapse before their calls were answered, and the producer itself called those again (10 repeats).
+    const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '5000', NODE_ENV: 'test' };
     const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 15 } : {}));
     const gated = 600;
     const plain = 1500;
