@@ -51,13 +51,19 @@ describe('embedded scheduler', () => {
   }, 20_000);
 });
 
+function byActivityCalls(calls: { body: string; at: number }[], since: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const call of calls) {
+    const { params } = JSON.parse(call.body) as { params: { id: number } };
+    out.set(params.id, [...(out.get(params.id) ?? []), call.at - since]);
+  }
+  return out;
+}
+
 describe('scheduler crash safety', () => {
   it('loses no transition and applies none twice when the server is killed mid-sweep', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-sched-crash-'));
-    // The lease outlasts any wait of a claimed transition in the producer's queue, so the only repeated calls
-    // are those in flight at the kill (at most 8). With 2 s, a loaded CI machine on PGlite let two leases
-    // lapse before their calls were answered, and the producer itself called those again (10 repeats).
-    const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '5000', NODE_ENV: 'test' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '2000', NODE_ENV: 'test' };
     const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 15 } : {}));
     const gated = 600;
     const plain = 1500;
@@ -71,6 +77,7 @@ describe('scheduler crash safety', () => {
       await until(async () => gateCalls().length, (n) => n >= 100 || producer.exitCode !== null, 60_000);
       expect(producer.exitCode, producerErr).toBeNull();
       producer.kill('SIGKILL');
+      const killedAt = Date.now();
       await new Promise((r) => producer.once('exit', r));
       expect(gateCalls().length).toBeLessThan(gated);
       const { projectId } = JSON.parse(out.trim().split('\n')[0]!) as { projectId: number };
@@ -97,7 +104,10 @@ describe('scheduler crash safety', () => {
       }
       expect(byActivity.size).toBe(gated);
       expect([...byActivity.values()].every((ids) => ids.size === 1)).toBe(true);
-      expect(gateCalls().length - gated).toBeLessThanOrEqual(8);
+      // Repeats are the calls in flight at the kill: at most the scheduler's 8 synchronous slots. Should there
+      // be more, say which activities were called again and when, relative to the kill (ms).
+      const repeated = [...byActivityCalls(gateCalls(), killedAt)].filter(([, at]) => at.length > 1);
+      expect(gateCalls().length - gated, JSON.stringify(repeated)).toBeLessThanOrEqual(8);
     } finally {
       await receiver.close();
       fs.rmSync(dir, { recursive: true, force: true });
