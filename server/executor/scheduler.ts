@@ -34,6 +34,11 @@ export class TransitionScheduler {
   private readonly nap = new WakeableSleep();
   private readonly queue: LeasedTransition[] = [];
   private readonly tasks = new Set<Promise<unknown>>();
+  /**
+   * Activities queued or running here. A claim skips them: under load a lease can lapse between the call
+   * and its commit, and this loop would otherwise claim and call the same transition again.
+   */
+  private readonly held = new Set<number>();
 
   constructor(private readonly opts: Options = {}) {}
 
@@ -59,7 +64,7 @@ export class TransitionScheduler {
     this.running = false;
     this.wake();
     await this.loopDone;
-    this.queue.length = 0; // their leases expire and another run picks them up
+    for (const l of this.queue.splice(0)) this.held.delete(l.row.id); // their leases expire and another run picks them up
     await Promise.allSettled([...this.tasks]);
   }
 
@@ -69,11 +74,12 @@ export class TransitionScheduler {
       try {
         const db = await getDb();
         const maxLeased = Math.max(0, 2 * this.syncConcurrency - this.queue.length - this.tasks.size);
-        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.opts.batchSize ?? 500, leaseMs: this.opts.leaseMs, maxLeased });
+        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.opts.batchSize ?? 500, leaseMs: this.opts.leaseMs, maxLeased, exclude: [...this.held] });
         claimed = batch.claimed;
         if (claimed >= (this.opts.batchSize ?? 500)) this.opts.onBacklog?.();
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
+        for (const l of batch.leased) this.held.add(l.row.id);
         this.drainQueue(db);
         if (claimed === 0) await this.nap.sleep(await this.idleMs(db));
         // Only synchronous transitions are due and every slot is busy: wait for one to finish.
@@ -110,6 +116,7 @@ export class TransitionScheduler {
         .catch((e: unknown) => console.error(`[scheduler] activity ${leased.row.id}: ${leased.transition.event} failed`, e))
         .finally(() => {
           this.tasks.delete(task);
+          this.held.delete(leased.row.id);
           this.drainQueue(db);
           // Claim again once the queue ran dry (its activities may have their next transition due).
           if (this.queue.length === 0) this.wake();

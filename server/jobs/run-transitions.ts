@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, isNull, notInArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { activities, projects } from '@/db/schema';
 import { createContext, withTransaction } from '@/server/context';
@@ -24,6 +24,8 @@ type Options = {
   limit?: number;
   projectId?: number;
   activityIds?: number[];
+  /** Activities the caller already holds (queued or running): not claimed again should their lease lapse. */
+  exclude?: number[];
   leaseMs?: number;
   /** How many synchronous transitions the caller can start soon; the rest wait unleased. */
   maxLeased?: number;
@@ -43,6 +45,7 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
     const filters: SQL[] = [claimableAt(now)];
     if (opts.projectId) filters.push(eq(activities.projectId, opts.projectId));
     if (opts.activityIds) filters.push(inArray(activities.id, opts.activityIds));
+    if (opts.exclude?.length) filters.push(notInArray(activities.id, opts.exclude));
     // The project's time zone comes from a subquery, not a join: joined, a planner without statistics
     // (a new table, autovacuum not yet run) walked from the one project into all of its activities, every
     // pass; alone, activity is read in due order through its due index, and only the rows due.
