@@ -160,9 +160,9 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
         values (${projectId}, 'burst', ${`${receiver.url}/burst`}) returning id`)) as unknown as { id: number }[];
       webhookId = hooks[0]!.id;
       // More new rows than autovacuum's threshold for the table as it is (50 and a tenth of it).
-      const [{ rows }] = (await client<{ rows: number }[]>`select ceil(100 + 0.1 * greatest(reltuples, 0))::int as rows from pg_class where relname = 'webhook_delivery'`) as unknown as [{ rows: number }];
+      const [threshold] = await client<{ rows: number }[]>`select ceil(100 + 0.1 * greatest(reltuples, 0))::int as rows from pg_class where relname = 'webhook_delivery'`;
       await client`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
-        select ${projectId}, ${webhookId}, 'member_create', '{}', 'pending', now() from generate_series(1, ${rows})`;
+        select ${projectId}, ${webhookId}, 'member_create', '{}', 'pending', now() from generate_series(1, ${threshold!.rows})`;
       await client`select pg_stat_force_next_flush()`;
       const before = await analyses();
       startEmbeddedExecutor();

@@ -71,10 +71,12 @@ export class EmbeddedExecutor {
           console.error('[executor] claiming failed', e);
         }
         for (const d of claimed) this.run(d);
-        if (claimed.length > 0 && claimed.length === free) this.opts.onBacklog?.();
       }
-      if (claimed.length > 0 && claimed.length === free) await this.nap.sleep(0);
-      else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
+      // Every free slot filled: more is due at once (claim again now, and let the statistics catch up).
+      if (claimed.length > 0 && claimed.length === free) {
+        this.opts.onBacklog?.();
+        await this.nap.sleep(0);
+      } else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
     }
   }
 

@@ -15,7 +15,7 @@ type G = typeof globalThis & {
     unregister?: () => void;
     housekeeping?: NodeJS.Timeout;
     statistics?: NodeJS.Timeout;
-    analyzing?: Promise<void>;
+    analyzing?: Promise<unknown>;
     analyzedAt?: number;
   };
 };
@@ -37,7 +37,6 @@ function analyzeTables(trigger: 'minute' | 'backlog'): void {
   state.analyzedAt = Date.now();
   state.analyzing = getDbHandle()
     .then(analyzeStaleTables)
-    .then(() => undefined)
     .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`))
     .finally(() => {
       state.analyzing = undefined;

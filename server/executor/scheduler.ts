@@ -33,12 +33,8 @@ export class TransitionScheduler {
   private loopDone: Promise<void> | undefined;
   private readonly nap = new WakeableSleep();
   private readonly queue: LeasedTransition[] = [];
-  private readonly tasks = new Set<Promise<unknown>>();
-  /**
-   * Activities queued or running here. A claim skips them: under load a lease can lapse between the call
-   * and its commit, and this loop would otherwise claim and call the same transition again.
-   */
-  private readonly held = new Set<number>();
+  /** Transitions running, by activity id. */
+  private readonly tasks = new Map<number, Promise<unknown>>();
 
   constructor(private readonly opts: Options = {}) {}
 
@@ -64,8 +60,8 @@ export class TransitionScheduler {
     this.running = false;
     this.wake();
     await this.loopDone;
-    for (const l of this.queue.splice(0)) this.held.delete(l.row.id); // their leases expire and another run picks them up
-    await Promise.allSettled([...this.tasks]);
+    this.queue.length = 0; // their leases expire and another run picks them up
+    await Promise.allSettled([...this.tasks.values()]);
   }
 
   private async loop(): Promise<void> {
@@ -74,12 +70,14 @@ export class TransitionScheduler {
       try {
         const db = await getDb();
         const maxLeased = Math.max(0, 2 * this.syncConcurrency - this.queue.length - this.tasks.size);
-        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.opts.batchSize ?? 500, leaseMs: this.opts.leaseMs, maxLeased, exclude: [...this.held] });
+        // What is queued or running here is not claimed again: under load a lease can lapse between the call
+        // and its commit, and this loop would otherwise call the same transition twice.
+        const held = [...this.queue.map((l) => l.row.id), ...this.tasks.keys()];
+        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.batchSize, leaseMs: this.opts.leaseMs, maxLeased, exclude: held });
         claimed = batch.claimed;
-        if (claimed >= (this.opts.batchSize ?? 500)) this.opts.onBacklog?.();
+        if (claimed >= this.batchSize) this.opts.onBacklog?.();
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
-        for (const l of batch.leased) this.held.add(l.row.id);
         this.drainQueue(db);
         if (claimed === 0) await this.nap.sleep(await this.idleMs(db));
         // Only synchronous transitions are due and every slot is busy: wait for one to finish.
@@ -104,6 +102,10 @@ export class TransitionScheduler {
     return Math.min(MAX_IDLE_MS, Math.max(MIN_IDLE_MS, next.at.getTime() - now.getTime()));
   }
 
+  private get batchSize() {
+    return this.opts.batchSize ?? 500;
+  }
+
   private get syncConcurrency() {
     return this.opts.syncConcurrency ?? 8;
   }
@@ -115,13 +117,12 @@ export class TransitionScheduler {
       const task = runLeasedTransition(db, leased)
         .catch((e: unknown) => console.error(`[scheduler] activity ${leased.row.id}: ${leased.transition.event} failed`, e))
         .finally(() => {
-          this.tasks.delete(task);
-          this.held.delete(leased.row.id);
+          this.tasks.delete(leased.row.id);
           this.drainQueue(db);
           // Claim again once the queue ran dry (its activities may have their next transition due).
           if (this.queue.length === 0) this.wake();
         });
-      this.tasks.add(task);
+      this.tasks.set(leased.row.id, task);
     }
   }
 
