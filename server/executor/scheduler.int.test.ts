@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
 import { startEmbeddedExecutor, stopExecutor } from '.';
+import { TransitionScheduler } from './scheduler';
 
 afterAll(() => stopExecutor());
 
@@ -49,6 +50,41 @@ describe('embedded scheduler', () => {
     expect(expired.status).toBe('expired');
     expect(new Date(expired.updatedAt).getTime() - (start + 4_000)).toBeLessThan(2_000);
   }, 20_000);
+});
+
+describe('scheduler leases', () => {
+  it('renews the lease while a before webhook is slower than the lease, so another instance does not call it again', async () => {
+    const { api, projectId } = await newProject();
+    // The gate answers after 2.5 s; the two instances lease for 0.6 s.
+    const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 2_500 } : {}));
+    // Due a month from now, and the two instances' clocks run a month and a day ahead: no other test
+    // file's scheduler (they share the database on PostgreSQL) sees these activities due.
+    const dueAt = Date.now() + 30 * 86_400_000;
+    const clock = () => new Date(Date.now() + 31 * 86_400_000);
+    const instances = [1, 2].map(() => new TransitionScheduler({ leaseMs: 600, clock, projectId }));
+    try {
+      await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/gate`, triggers: [{ event: 'activity_transition_scheduled', strategy: 'before' }] });
+      const member = (await api.post('/member', { name: 'Pat' })).body;
+      const def = (await api.post('/careplan-definition', { slug: 'slow-gate', title: 'Slow gate', actions: [{ key: 'x', type: 't', display: 'x', start: { offset: 1, offsetUnit: 'a' } }] })).body;
+      const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
+      const ids: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const created = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Slow ${i}`, activateAt: new Date(dueAt).toISOString() });
+        expect(created.status).toBe(201);
+        ids.push(created.body.id);
+      }
+      for (const s of instances) s.start();
+      const statuses = () => Promise.all(ids.map(async (id) => (await api.get(`/activity/${id}`)).body.status as string));
+      const final = await until(statuses, (all) => all.every((s) => s === 'scheduled'), 20_000);
+      expect(final).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
+      // A second instance that took a lapsed lease would have called within the first call's 2.5 s.
+      const calls = receiver.received.filter((r) => r.path === '/gate').map((r) => (JSON.parse(r.body) as { params: { id: number } }).params.id);
+      expect(calls.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    } finally {
+      await Promise.all(instances.map((s) => s.stop()));
+      await receiver.close();
+    }
+  }, 30_000);
 });
 
 describe('scheduler crash safety', () => {

@@ -1,7 +1,7 @@
 import { and, asc, isNotNull } from 'drizzle-orm';
 import { getDb, type Db } from '@/db/client';
 import { activities } from '@/db/schema';
-import { claimAndApplyDue, runLeasedTransition, unleasedAt, type LeasedTransition } from '@/server/jobs/run-transitions';
+import { claimAndApplyDue, renewLeases, runLeasedTransition, TRANSITION_LEASE_MS, unleasedAt, type LeasedTransition } from '@/server/jobs/run-transitions';
 import { WakeableSleep } from './wakeable-sleep';
 
 const MAX_IDLE_MS = 1_000;
@@ -16,6 +16,8 @@ type Options = {
   /** Transitions with synchronous webhooks running at once (each may wait up to 10 s on an integration). */
   syncConcurrency?: number;
   clock?: () => Date;
+  /** Claims only this project's activities (tests on a shared database). */
+  projectId?: number;
   /** Called after each committed batch (benchmarks measure lateness with it). */
   onBatch?: (batch: SchedulerBatch) => void;
   /** Called when a claim took a whole batch: more is due than one batch holds. */
@@ -26,7 +28,8 @@ type Options = {
  * The embedded scheduler: a loop that applies due activity transitions in batches. While work is due it
  * claims again at once; when idle it sleeps until the next due time (at most 1 s, so rows written by
  * another instance are seen quickly). Transitions with `before`/`handle` webhooks run beside the loop at
- * bounded concurrency, so a slow integration does not hold the others back.
+ * bounded concurrency, so a slow integration does not hold the others back. Their leases are renewed every
+ * third of a lease while they are queued or running, so no other instance takes them while this one lives.
  */
 export class TransitionScheduler {
   private running = false;
@@ -34,7 +37,9 @@ export class TransitionScheduler {
   private readonly nap = new WakeableSleep();
   private readonly queue: LeasedTransition[] = [];
   /** Transitions running, by activity id. */
-  private readonly tasks = new Map<number, Promise<unknown>>();
+  private readonly tasks = new Map<number, { leased: LeasedTransition; done: Promise<unknown> }>();
+  private renewTimer: NodeJS.Timeout | undefined;
+  private renewing: Promise<void> | undefined;
 
   constructor(private readonly opts: Options = {}) {}
 
@@ -46,6 +51,8 @@ export class TransitionScheduler {
     if (this.running) return;
     this.running = true;
     this.loopDone = this.loop();
+    this.renewTimer ??= setInterval(() => this.renewHeld(), Math.max(100, Math.floor(this.leaseMs / 3)));
+    this.renewTimer.unref();
   }
 
   wake(): void {
@@ -61,7 +68,10 @@ export class TransitionScheduler {
     this.wake();
     await this.loopDone;
     this.queue.length = 0; // their leases expire and another run picks them up
-    await Promise.allSettled([...this.tasks.values()]);
+    await Promise.allSettled([...this.tasks.values()].map((t) => t.done));
+    clearInterval(this.renewTimer);
+    this.renewTimer = undefined;
+    await this.renewing;
   }
 
   private async loop(): Promise<void> {
@@ -73,7 +83,14 @@ export class TransitionScheduler {
         // What is queued or running here is not claimed again: under load a lease can lapse between the call
         // and its commit, and this loop would otherwise call the same transition twice.
         const held = [...this.queue.map((l) => l.row.id), ...this.tasks.keys()];
-        const batch = await claimAndApplyDue(db, { now: this.clock(), limit: this.batchSize, leaseMs: this.opts.leaseMs, maxLeased, exclude: held });
+        const batch = await claimAndApplyDue(db, {
+          now: this.clock(),
+          limit: this.batchSize,
+          leaseMs: this.opts.leaseMs,
+          maxLeased,
+          exclude: held,
+          projectId: this.opts.projectId,
+        });
         claimed = batch.claimed;
         if (claimed >= this.batchSize) this.opts.onBacklog?.();
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
@@ -102,6 +119,33 @@ export class TransitionScheduler {
     return Math.min(MAX_IDLE_MS, Math.max(MIN_IDLE_MS, next.at.getTime() - now.getTime()));
   }
 
+  private get leaseMs() {
+    return this.opts.leaseMs ?? TRANSITION_LEASE_MS;
+  }
+
+  /**
+   * Renews the leases of what is queued or running here (one statement, skipped while the last one runs).
+   * A queued transition whose lease another instance holds now is dropped: that instance runs it.
+   */
+  private renewHeld(): void {
+    const held = [...this.queue, ...[...this.tasks.values()].map((t) => t.leased)];
+    if (this.renewing || held.length === 0) return;
+    const until = new Date(this.clock().getTime() + this.leaseMs);
+    this.renewing = (async () => {
+      const { renewed, lost } = await renewLeases(
+        await getDb(),
+        held.map((l) => ({ id: l.row.id, leaseUntil: l.leaseUntil })),
+        until,
+      );
+      const byId = new Map(held.map((l) => [l.row.id, l]));
+      for (const id of renewed) byId.get(id)!.leaseUntil = until;
+      const gone = new Set(lost);
+      for (let i = this.queue.length - 1; i >= 0; i--) if (gone.has(this.queue[i]!.row.id)) this.queue.splice(i, 1);
+    })()
+      .catch((e: unknown) => console.error('[scheduler] renewing leases failed', e))
+      .finally(() => (this.renewing = undefined));
+  }
+
   private get batchSize() {
     return this.opts.batchSize ?? 500;
   }
@@ -114,7 +158,7 @@ export class TransitionScheduler {
     const limit = this.syncConcurrency;
     while (this.tasks.size < limit && this.queue.length > 0) {
       const leased = this.queue.shift()!;
-      const task = runLeasedTransition(db, leased)
+      const done = runLeasedTransition(db, leased)
         .catch((e: unknown) => console.error(`[scheduler] activity ${leased.row.id}: ${leased.transition.event} failed`, e))
         .finally(() => {
           this.tasks.delete(leased.row.id);
@@ -122,7 +166,7 @@ export class TransitionScheduler {
           // Claim again once the queue ran dry (its activities may have their next transition due).
           if (this.queue.length === 0) this.wake();
         });
-      this.tasks.set(leased.row.id, task);
+      this.tasks.set(leased.row.id, { leased, done });
     }
   }
 

@@ -1,11 +1,12 @@
 import { and, eq, inArray, isNull, notInArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '@/db/client';
+import type { Db, Queryable } from '@/db/client';
 import { activities, projects } from '@/db/schema';
 import { createContext, withTransaction } from '@/server/context';
 import { AppError } from '@/server/errors';
 import { hooksForEvents } from '@/server/events/emit';
 import { dueTransition, nextDueAt, TRANSITION_EVENTS } from '@/server/services/activities/lifecycle';
 import { applyTransitionDefaults, applyTransitionThroughEmit, StaleTransition, type DueTransition } from '@/server/services/activities/transitions';
+import { jsonRows, rowsOf, ts } from './sql';
 
 const SYSTEM = { kind: 'system', role: 'admin' } as const;
 export const TRANSITION_LEASE_MS = 60_000;
@@ -15,8 +16,11 @@ export const unleasedAt = (now: Date) => or(isNull(activities.leaseUntil), lt(ac
 /** Activities with a transition due at `now` that nobody is running. */
 const claimableAt = (now: Date) => and(lte(activities.nextDueAt, now), unleasedAt(now))!;
 
-/** A transition whose event has a `before` or `handle` webhook: it runs on its own, outside the batch. */
-export type LeasedTransition = DueTransition & { now: Date };
+/**
+ * A transition whose event has a `before` or `handle` webhook: it runs on its own, outside the batch.
+ * `leaseUntil` is the lease this worker wrote (a worker that renews it updates it here).
+ */
+export type LeasedTransition = DueTransition & { now: Date; leaseUntil: Date };
 export type BatchOutcome = { claimed: number; applied: number; leased: LeasedTransition[]; dueTimes: Date[] };
 
 type Options = {
@@ -61,6 +65,7 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
     const hooks = await hooksForEvents(tx.db, [...new Set(claimed.map((c) => c.row.projectId))], TRANSITION_EVENTS);
     const hooksOf = (projectId: number, event: string) => hooks.filter((h) => h.projectId === projectId && h.event === event);
 
+    const leaseUntil = new Date(now.getTime() + (opts.leaseMs ?? TRANSITION_LEASE_MS));
     const batch: DueTransition[] = [];
     const leased: LeasedTransition[] = [];
     const stale = [];
@@ -69,19 +74,43 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
       if (!transition) stale.push(row);
       else if (!hooksOf(row.projectId, transition.event).some((h) => h.strategy !== 'after')) batch.push({ row, timeZone, transition });
       // Leasing more than the caller can start would let leases run out in its queue (and run twice).
-      else if (leased.length < (opts.maxLeased ?? Infinity)) leased.push({ row, timeZone, transition, now });
+      else if (leased.length < (opts.maxLeased ?? Infinity)) leased.push({ row, timeZone, transition, now, leaseUntil });
     }
 
     if (leased.length > 0) {
       await tx.db
         .update(activities)
-        .set({ leaseUntil: new Date(now.getTime() + (opts.leaseMs ?? TRANSITION_LEASE_MS)) })
+        .set({ leaseUntil })
         .where(inArray(activities.id, leased.map((l) => l.row.id)));
     }
     for (const row of stale) await tx.db.update(activities).set({ nextDueAt: nextDueAt(row) }).where(eq(activities.id, row.id));
     await applyTransitionDefaults(tx, batch, now, hooksOf);
     return { claimed: claimed.length, applied: batch.length, leased, dueTimes: batch.map((b) => b.transition.at) };
   });
+}
+
+/**
+ * Extends the leases a worker holds (transitions queued or waiting on a synchronous webhook) to `until`,
+ * so a lease lasts as long as its worker does, however long the call and its commit take: a lease that
+ * lapsed while its worker was still busy let another worker call the same `before` webhook again.
+ * A row is renewed only while its lease is still the one this worker wrote; a row another worker took
+ * after a lapse, or whose transition settled, is reported `lost` and left alone. A row locked by a commit
+ * in progress is skipped (neither renewed nor lost) and tried next time.
+ */
+export async function renewLeases(db: Queryable, held: readonly { id: number; leaseUntil: Date }[], until: Date): Promise<{ renewed: number[]; lost: number[] }> {
+  if (held.length === 0) return { renewed: [], lost: [] };
+  const mine = held.map((h) => ({ id: h.id, lease: h.leaseUntil.toISOString() }));
+  const result = await db.execute(sql`
+    with held as (${jsonRows(mine, 'h', 'id int, lease timestamptz')}),
+    cur as (
+      select a.id, a.lease_until is not distinct from h.lease as ours
+      from activity a join held h on h.id = a.id
+      for update of a skip locked
+    ),
+    renewed as (update activity a set lease_until = ${ts(until)} from cur where a.id = cur.id and cur.ours returning a.id)
+    select id, ours from cur`);
+  const rows = rowsOf<{ id: number; ours: boolean }>(result);
+  return { renewed: rows.filter((r) => r.ours).map((r) => r.id), lost: rows.filter((r) => !r.ours).map((r) => r.id) };
 }
 
 /** Backoff for a transition whose synchronous webhook failed: 5 s doubling, at most 10 min. */
