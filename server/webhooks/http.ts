@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import { Agent, request } from 'undici';
 import { BlockedTargetError, checkLiteralHost, filteringLookup, systemResolver, type Resolver } from './safety';
 
@@ -40,10 +41,18 @@ export async function postJson(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const resolver = opts.resolver ?? systemResolver;
+  // The total time limit: an EventEmitter as undici's abort signal (its documented alternative to an
+  // AbortSignal) and one timer. AbortSignal.timeout cost about 30 µs of CPU per call (bench/send-path),
+  // a tenth of what a delivery costs the executor.
+  const signal = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    signal.emit('abort');
+  }, opts.timeoutMs);
   try {
     const target = new URL(url);
     checkLiteralHost(target);
-    const signal = AbortSignal.timeout(opts.timeoutMs);
     const res = await request(target, {
       method: 'POST',
       headers,
@@ -79,8 +88,10 @@ export async function postJson(
     const blocked = blockedCause(e);
     if (blocked) return { ok: false, statusCode: null, error: blocked.message, blocked: true, durationMs: elapsed() };
     const err = e as Error & { code?: string };
-    const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
-    const error = timedOut ? `timed out after ${opts.timeoutMs / 1000} s` : `${err.code ? `${err.code}: ` : ''}${err.message}`;
+    const late = timedOut || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
+    const error = late ? `timed out after ${opts.timeoutMs / 1000} s` : `${err.code ? `${err.code}: ` : ''}${err.message}`;
     return { ok: false, statusCode: null, error, blocked: false, durationMs: elapsed() };
+  } finally {
+    clearTimeout(timer);
   }
 }

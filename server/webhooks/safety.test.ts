@@ -73,6 +73,13 @@ describe('postJson', () => {
     server = http.createServer((req, res) => {
       hits++;
       if (req.url === '/slow') setTimeout(() => res.end('late'), 2_000);
+      else if (req.url === '/drip') {
+        // Headers at once, then a byte every 100 ms for 3 s: no idle gap, so only the total limit stops it.
+        res.writeHead(200);
+        const drip = setInterval(() => res.write('x'), 100);
+        setTimeout(() => (clearInterval(drip), res.end()), 3_000);
+        res.on('close', () => clearInterval(drip));
+      }
       else if (req.url === '/big') res.end('x'.repeat(2 * 1024 * 1024));
       else res.end('{"ok":true}');
     });
@@ -97,6 +104,10 @@ describe('postJson', () => {
   it('times out, and cuts answers at the read cap without counting them as failures (CONTRACT 7)', async () => {
     const slow = await postJson(`${base}/slow`, {}, '{}', { timeoutMs: 300 });
     expect(slow).toMatchObject({ ok: false, statusCode: null, error: 'timed out after 0.3 s' });
+    // The limit is on the whole call: an answer that keeps dripping is cut off at it too.
+    const drip = await postJson(`${base}/drip`, {}, '{}', { timeoutMs: 500 });
+    expect(drip).toMatchObject({ ok: false, statusCode: null, error: 'timed out after 0.5 s' });
+    expect(drip.durationMs).toBeLessThan(1_500);
     const big = await postJson(`${base}/big`, {}, '{}', { timeoutMs: 5_000 });
     expect(big).toMatchObject({ ok: true, statusCode: 200, truncated: true });
     expect(big.ok && big.body.length).toBe(1024 * 1024);
