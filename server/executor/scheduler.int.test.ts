@@ -19,13 +19,18 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, timeout
   }
 }
 
+/** A member's care plan to hang activities on. */
+async function careplanOf(api: Awaited<ReturnType<typeof newProject>>['api'], slug: string) {
+  const member = (await api.post('/member', { name: 'Pat' })).body;
+  const def = (await api.post('/careplan-definition', { slug, title: slug, actions: [{ key: 'x', type: 't', display: 'x', start: { offset: 1, offsetUnit: 'a' } }] })).body;
+  return (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body as { id: number };
+}
+
 describe('embedded scheduler', () => {
   it('fires each transition within 2 s of its due time on the real clock', async () => {
     startEmbeddedExecutor();
     const { api } = await newProject();
-    const member = (await api.post('/member', { name: 'Pat' })).body;
-    const def = (await api.post('/careplan-definition', { slug: 'later', title: 'Later', actions: [{ key: 'x', type: 't', display: 'x', start: { offset: 1, offsetUnit: 'a' } }] })).body;
-    const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
+    const careplan = await careplanOf(api, 'later');
     const start = Date.now();
     const created = await api.post('/activity', {
       careplanId: careplan.id,
@@ -64,9 +69,7 @@ describe('scheduler leases', () => {
     const instances = [1, 2].map(() => new TransitionScheduler({ leaseMs: 600, clock, projectId }));
     try {
       await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/gate`, triggers: [{ event: 'activity_transition_scheduled', strategy: 'before' }] });
-      const member = (await api.post('/member', { name: 'Pat' })).body;
-      const def = (await api.post('/careplan-definition', { slug: 'slow-gate', title: 'Slow gate', actions: [{ key: 'x', type: 't', display: 'x', start: { offset: 1, offsetUnit: 'a' } }] })).body;
-      const careplan = (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body;
+      const careplan = await careplanOf(api, 'slow-gate');
       const ids: number[] = [];
       for (let i = 0; i < 4; i++) {
         const created = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Slow ${i}`, activateAt: new Date(dueAt).toISOString() });
@@ -90,6 +93,7 @@ describe('scheduler leases', () => {
 describe('scheduler crash safety', () => {
   it('loses no transition and applies none twice when the server is killed mid-sweep', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-sched-crash-'));
+    // A short lease, so the drainer takes over what was in flight at the kill soon; a living worker renews its own.
     const env: NodeJS.ProcessEnv = { ...process.env, PGLITE_DIR: dir, EXECUTOR_LEASE_MS: '2000', NODE_ENV: 'test' };
     const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 15 } : {}));
     const gated = 600;

@@ -80,15 +80,13 @@ export class TransitionScheduler {
       try {
         const db = await getDb();
         const maxLeased = Math.max(0, 2 * this.syncConcurrency - this.queue.length - this.tasks.size);
-        // What is queued or running here is not claimed again: under load a lease can lapse between the call
-        // and its commit, and this loop would otherwise call the same transition twice.
-        const held = [...this.queue.map((l) => l.row.id), ...this.tasks.keys()];
         const batch = await claimAndApplyDue(db, {
           now: this.clock(),
           limit: this.batchSize,
-          leaseMs: this.opts.leaseMs,
+          leaseMs: this.leaseMs,
           maxLeased,
-          exclude: held,
+          // Not claimed again while held here, should a renewal come late (a stalled loop, a busy connection).
+          exclude: this.held().map((l) => l.row.id),
           projectId: this.opts.projectId,
         });
         claimed = batch.claimed;
@@ -123,12 +121,17 @@ export class TransitionScheduler {
     return this.opts.leaseMs ?? TRANSITION_LEASE_MS;
   }
 
+  /** The leased transitions this instance holds: queued or running. */
+  private held(): LeasedTransition[] {
+    return [...this.queue, ...[...this.tasks.values()].map((t) => t.leased)];
+  }
+
   /**
    * Renews the leases of what is queued or running here (one statement, skipped while the last one runs).
    * A queued transition whose lease another instance holds now is dropped: that instance runs it.
    */
   private renewHeld(): void {
-    const held = [...this.queue, ...[...this.tasks.values()].map((t) => t.leased)];
+    const held = this.held();
     if (this.renewing || held.length === 0) return;
     const until = new Date(this.clock().getTime() + this.leaseMs);
     this.renewing = (async () => {
