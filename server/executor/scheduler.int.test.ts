@@ -26,6 +26,34 @@ async function careplanOf(api: Awaited<ReturnType<typeof newProject>>['api'], sl
   return (await api.post('/careplan', { definitionId: def.id, subjectId: member.id })).body as { id: number };
 }
 
+/**
+ * A project whose `activity_transition_scheduled` has a `before` webhook answering after `delayMs`, with
+ * `count` activities due a month from now. Schedulers given `clock` (a month and a day ahead) and the
+ * project's id see them due; no other test file's scheduler (they share the database on PostgreSQL) does.
+ */
+async function gatedActivities(slug: string, count: number, delayMs: number) {
+  const { api, projectId } = await newProject();
+  const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs } : {}));
+  const dueAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const clock = () => new Date(Date.now() + 31 * 86_400_000);
+  await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/gate`, triggers: [{ event: 'activity_transition_scheduled', strategy: 'before' }] });
+  const careplan = await careplanOf(api, slug);
+  const ids: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `${slug} ${i}`, activateAt: dueAt });
+    expect(created.status).toBe(201);
+    ids.push(created.body.id as number);
+  }
+  const statuses = () => Promise.all(ids.map(async (id) => (await api.get(`/activity/${id}`)).body.status as string));
+  /** The activity ids the gate was called for, in ascending order. */
+  const gateCalls = () =>
+    receiver.received
+      .filter((r) => r.path === '/gate')
+      .map((r) => (JSON.parse(r.body) as { params: { id: number } }).params.id)
+      .sort((a, b) => a - b);
+  return { projectId, receiver, clock, ids, statuses, gateCalls };
+}
+
 describe('embedded scheduler', () => {
   it('fires each transition within 2 s of its due time on the real clock', async () => {
     startEmbeddedExecutor();
@@ -59,32 +87,40 @@ describe('embedded scheduler', () => {
 
 describe('scheduler leases', () => {
   it('renews the lease while a before webhook is slower than the lease, so another instance does not call it again', async () => {
-    const { api, projectId } = await newProject();
     // The gate answers after 2.5 s; the two instances lease for 0.6 s.
-    const receiver = await startReceiver((r) => (r.path === '/gate' ? { delayMs: 2_500 } : {}));
-    // Due a month from now, and the two instances' clocks run a month and a day ahead: no other test
-    // file's scheduler (they share the database on PostgreSQL) sees these activities due.
-    const dueAt = Date.now() + 30 * 86_400_000;
-    const clock = () => new Date(Date.now() + 31 * 86_400_000);
+    const { projectId, receiver, clock, ids, statuses, gateCalls } = await gatedActivities('slow-gate', 4, 2_500);
     const instances = [1, 2].map(() => new TransitionScheduler({ leaseMs: 600, clock, projectId }));
     try {
-      await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/gate`, triggers: [{ event: 'activity_transition_scheduled', strategy: 'before' }] });
-      const careplan = await careplanOf(api, 'slow-gate');
-      const ids: number[] = [];
-      for (let i = 0; i < 4; i++) {
-        const created = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Slow ${i}`, activateAt: new Date(dueAt).toISOString() });
-        expect(created.status).toBe(201);
-        ids.push(created.body.id);
-      }
       for (const s of instances) s.start();
-      const statuses = () => Promise.all(ids.map(async (id) => (await api.get(`/activity/${id}`)).body.status as string));
       const final = await until(statuses, (all) => all.every((s) => s === 'scheduled'), 20_000);
       expect(final).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
       // A second instance that took a lapsed lease would have called within the first call's 2.5 s.
-      const calls = receiver.received.filter((r) => r.path === '/gate').map((r) => (JSON.parse(r.body) as { params: { id: number } }).params.id);
-      expect(calls.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      expect(gateCalls()).toEqual(ids);
     } finally {
       await Promise.all(instances.map((s) => s.stop()));
+      await receiver.close();
+    }
+  }, 30_000);
+});
+
+describe('scheduler stop', () => {
+  it('hands back the transitions it queued but did not start, so another instance runs them at once', async () => {
+    const { projectId, receiver, clock, ids, statuses, gateCalls } = await gatedActivities('handed-back', 4, 1_500);
+    // One slot: the first instance runs one transition and leases one more into its queue (for a minute).
+    const first = new TransitionScheduler({ syncConcurrency: 1, clock, projectId });
+    const second = new TransitionScheduler({ syncConcurrency: 4, clock, projectId });
+    try {
+      first.start();
+      expect(await until(async () => gateCalls().length, (n) => n >= 1, 10_000)).toBe(1);
+      const stopped = first.stop();
+      second.start();
+      await stopped;
+      // Left to its lease, the queued one would wait a minute; handed back, it runs within seconds.
+      const final = await until(statuses, (all) => all.every((s) => s === 'scheduled'), 8_000);
+      expect(final).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
+      expect(gateCalls()).toEqual(ids);
+    } finally {
+      await Promise.all([first.stop(), second.stop()]);
       await receiver.close();
     }
   }, 30_000);

@@ -29,7 +29,8 @@ type Options = {
  * claims again at once; when idle it sleeps until the next due time (at most 1 s, so rows written by
  * another instance are seen quickly). Transitions with `before`/`handle` webhooks run beside the loop at
  * bounded concurrency, so a slow integration does not hold the others back. Their leases are renewed every
- * third of a lease while they are queued or running, so no other instance takes them while this one lives.
+ * third of a lease while they are queued or running, so no other instance takes them while this one lives;
+ * on stop, what is queued and not started is handed back at once.
  */
 export class TransitionScheduler {
   private running = false;
@@ -67,11 +68,29 @@ export class TransitionScheduler {
     this.running = false;
     this.wake();
     await this.loopDone;
-    this.queue.length = 0; // their leases expire and another run picks them up
+    // What is queued and not started is handed back, so another instance claims it at once instead of
+    // after its lease. (A renewal in flight may still move these leases: wait for it, it updates them.)
+    const queued = this.queue.splice(0);
+    await this.renewing;
+    await this.release(queued);
     await Promise.allSettled([...this.tasks.values()].map((t) => t.done));
     clearInterval(this.renewTimer);
     this.renewTimer = undefined;
     await this.renewing;
+  }
+
+  /** Releases leases still this instance's; should that fail, they lapse after their lease instead. */
+  private async release(leased: LeasedTransition[]): Promise<void> {
+    if (leased.length === 0) return;
+    try {
+      await renewLeases(
+        await getDb(),
+        leased.map((l) => ({ id: l.row.id, leaseUntil: l.leaseUntil })),
+        null,
+      );
+    } catch (e) {
+      console.error('[scheduler] releasing leases failed', e);
+    }
   }
 
   private async loop(): Promise<void> {

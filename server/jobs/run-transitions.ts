@@ -96,8 +96,10 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
  * A row is renewed only while its lease is still the one this worker wrote; a row another worker took
  * after a lapse, or whose transition settled, is reported `lost` and left alone. A row locked by a commit
  * in progress is skipped (neither renewed nor lost) and tried next time.
+ * `until: null` releases the leases instead: a worker that stops hands back what it has not started, and
+ * another worker may claim it at once rather than after the lease.
  */
-export async function renewLeases(db: Queryable, held: readonly { id: number; leaseUntil: Date }[], until: Date): Promise<{ renewed: number[]; lost: number[] }> {
+export async function renewLeases(db: Queryable, held: readonly { id: number; leaseUntil: Date }[], until: Date | null): Promise<{ renewed: number[]; lost: number[] }> {
   if (held.length === 0) return { renewed: [], lost: [] };
   const mine = held.map((h) => ({ id: h.id, lease: h.leaseUntil.toISOString() }));
   const result = await db.execute(sql`
@@ -107,7 +109,7 @@ export async function renewLeases(db: Queryable, held: readonly { id: number; le
       from activity a join held h on h.id = a.id
       for update of a skip locked
     ),
-    renewed as (update activity a set lease_until = ${ts(until)} from cur where a.id = cur.id and cur.ours returning a.id)
+    renewed as (update activity a set lease_until = ${until ? ts(until) : sql`null`} from cur where a.id = cur.id and cur.ours returning a.id)
     select id, ours from cur`);
   const rows = rowsOf<{ id: number; ours: boolean }>(result);
   return { renewed: rows.filter((r) => r.ours).map((r) => r.id), lost: rows.filter((r) => !r.ours).map((r) => r.id) };
