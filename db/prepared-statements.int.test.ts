@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb, getDbHandle } from '@/db/client';
+import { rowsOf } from '@/db/rows';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
 import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
@@ -19,6 +20,28 @@ import { startEmbeddedExecutor, stopExecutor } from '@/server/executor';
  * where autovacuum is off too (server/jobs/statistics). PGlite has no connections: PostgreSQL only.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
+
+describe('statistics', () => {
+  it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011)', async () => {
+    const { api, db } = await newProject('payload statistics');
+    expect((await api.post('/member', { name: 'Pat' })).status).toBe(201);
+    const payload = [
+      ['event', 'params'], ['event', 'response_data'], ['audit_event', 'changes'], ['activity', 'reminders'], ['activity', 'handled_transitions'],
+      ['activity', 'description'], ['webhook_delivery', 'payload'], ['webhook_attempt', 'request_headers'], ['webhook_attempt', 'response'], ['webhook_attempt', 'error'],
+    ];
+    const targets = rowsOf<{ table: string; column: string }>(await db.execute(sql`select c.relname as "table", a.attname as "column", a.attstattarget::int as target
+      from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and a.attnum > 0 and a.attstattarget = 0 and not a.attisdropped order by 1, 2`));
+    expect(targets.map((t) => [t.table, t.column]).sort()).toEqual([...payload].sort());
+    // What the queries do filter on keeps its statistics.
+    await db.execute(sql`analyze event, audit_event`);
+    const kept = rowsOf<{ name: string }>(await db.execute(sql`select tablename || '.' || attname as name from pg_stats
+      where schemaname = current_schema() and tablename in ('event', 'audit_event')`));
+    const names = kept.map((k) => k.name);
+    expect(names).toEqual(expect.arrayContaining(['event.name', 'event.project_id', 'audit_event.resource']));
+    expect(names.filter((n) => ['event.params', 'event.response_data', 'audit_event.changes'].includes(n))).toEqual([]);
+  });
+});
 
 describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
   it("prepares an unnamed drizzle query, so running it again is one Bind+Execute", async () => {
