@@ -81,13 +81,8 @@ export class TransitionScheduler {
 
   /** Releases leases still this instance's; should that fail, they lapse after their lease instead. */
   private async release(leased: LeasedTransition[]): Promise<void> {
-    if (leased.length === 0) return;
     try {
-      await renewLeases(
-        await getDb(),
-        leased.map((l) => ({ id: l.row.id, leaseUntil: l.leaseUntil })),
-        null,
-      );
+      await renewLeases(await getDb(), leased, null);
     } catch (e) {
       console.error('[scheduler] releasing leases failed', e);
     }
@@ -154,11 +149,7 @@ export class TransitionScheduler {
     if (this.renewing || held.length === 0) return;
     const until = new Date(this.clock().getTime() + this.leaseMs);
     this.renewing = (async () => {
-      const { renewed, lost } = await renewLeases(
-        await getDb(),
-        held.map((l) => ({ id: l.row.id, leaseUntil: l.leaseUntil })),
-        until,
-      );
+      const { renewed, lost } = await renewLeases(await getDb(), held, until);
       const byId = new Map(held.map((l) => [l.row.id, l]));
       for (const id of renewed) byId.get(id)!.leaseUntil = until;
       const gone = new Set(lost);

@@ -99,9 +99,9 @@ export async function claimAndApplyDue(db: Db, opts: Options): Promise<BatchOutc
  * `until: null` releases the leases instead: a worker that stops hands back what it has not started, and
  * another worker may claim it at once rather than after the lease.
  */
-export async function renewLeases(db: Queryable, held: readonly { id: number; leaseUntil: Date }[], until: Date | null): Promise<{ renewed: number[]; lost: number[] }> {
+export async function renewLeases(db: Queryable, held: readonly LeasedTransition[], until: Date | null): Promise<{ renewed: number[]; lost: number[] }> {
   if (held.length === 0) return { renewed: [], lost: [] };
-  const mine = held.map((h) => ({ id: h.id, lease: h.leaseUntil.toISOString() }));
+  const mine = held.map((h) => ({ id: h.row.id, lease: h.leaseUntil.toISOString() }));
   const result = await db.execute(sql`
     with held as (${jsonRows(mine, 'h', 'id int, lease timestamptz')}),
     cur as (
