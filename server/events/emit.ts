@@ -1,6 +1,8 @@
-import { and, eq, inArray, sql, type SQL, type Column } from 'drizzle-orm';
+import { and, eq, inArray, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { rowsOf } from '@/db/rows';
+import { statement } from '@/db/statements';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { onCommit, takePendingWrites, withTransaction, type ServiceContext } from '@/server/context';
 import { unsafeJsonPlaces } from '@/server/core/json';
@@ -19,9 +21,7 @@ async function hooksFor(db: Queryable, projectId: number, event: EventName): Pro
     .where(and(eq(webhookTriggers.projectId, projectId), eq(webhookTriggers.event, event), eq(webhooks.enabled, true)));
 }
 
-/** The enabled triggers of several projects and events in one query (the scheduler's batches). */
-export async function hooksForEvents(db: Queryable, projectIds: number[], names: EventName[]) {
-  if (projectIds.length === 0) return [];
+function hooksQuery(db: Queryable, project: SQL, names: (EventName | Placeholder)[]) {
   return db
     .select({
       projectId: webhookTriggers.projectId,
@@ -34,8 +34,23 @@ export async function hooksForEvents(db: Queryable, projectIds: number[], names:
     })
     .from(webhookTriggers)
     .innerJoin(webhooks, eq(webhooks.id, webhookTriggers.webhookId))
-    .where(and(inArray(webhookTriggers.projectId, projectIds), inArray(webhookTriggers.event, names), eq(webhooks.enabled, true)));
+    .where(and(project, inArray(webhookTriggers.event, names), eq(webhooks.enabled, true)));
 }
+
+/** The enabled triggers of several projects and events in one query (the scheduler's batches). */
+export async function hooksForEvents(db: Queryable, projectIds: number[], names: EventName[]) {
+  if (projectIds.length === 0) return [];
+  return hooksQuery(db, inArray(webhookTriggers.projectId, projectIds), names);
+}
+
+/** The enabled triggers of one project's events (an operation's and its consequences'), built once per number of events. */
+const projectHooks = statement((db: Queryable, n: number) =>
+  hooksQuery(
+    db,
+    eq(webhookTriggers.projectId, sql.placeholder('projectId')),
+    Array.from({ length: n }, (_, i) => sql.placeholder(`event${i}`)),
+  ).prepare(`project_hooks_${n}`),
+);
 
 /**
  * The enabled webhooks of `names` in the project `projectId` as a JSON array, a column for the first
@@ -117,7 +132,8 @@ export async function emit<T>(
   options: { onHandled?: (tx: ServiceContext) => Promise<void>; consequences?: EventName[] } = {},
 ): Promise<T> {
   // The webhooks of this event and of the events its work records as consequences, in one round trip.
-  const all = await hooksForEvents(ctx.db, [ctx.projectId], [name, ...(options.consequences ?? [])]);
+  const names = [name, ...(options.consequences ?? [])];
+  const all = await projectHooks.run(ctx.db, names.length, { projectId: ctx.projectId, ...Object.fromEntries(names.map((n, i) => [`event${i}`, n])) });
   const hooks: Hook[] = all.filter((h) => h.event === name);
   const base = { event: name, projectId: ctx.projectId, params };
   // The synchronous calls' deliveries, linked to the event once it is recorded (the event log shows them).
@@ -137,6 +153,18 @@ export async function emit<T>(
     return output;
   });
 }
+
+/** The columns of a queued delivery that recordEvents sets; the rest take their defaults. */
+const QUEUED = ['projectId', 'webhookId', 'eventId', 'event', 'payload', 'nextAttemptAt'] as const satisfies readonly (keyof typeof webhookDeliveries.$inferInsert)[];
+
+/** The insert of n deliveries, built once per n (db/statements). */
+const insertDeliveries = statement((db: Queryable, n: number) =>
+  db
+    .insert(webhookDeliveries)
+    .values(Array.from({ length: n }, (_, i) => Object.fromEntries(QUEUED.map((column) => [column, sql.placeholder(`${i}.${column}`)])) as PgInsertValue<typeof webhookDeliveries>))
+    .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId })
+    .prepare(`delivery_insert_${n}`),
+);
 
 /**
  * Records events and queues their `after` deliveries in the caller's transaction (answers the events' ids), without before or
@@ -162,15 +190,14 @@ export async function recordEvents(
   const ids = rowsOf<{ id: number | string }>(recorded).map((r) => Number(r.id));
   if (after.length === 0) return ids;
   const now = ctx.clock();
-  const rows = await ctx.db
-    .insert(webhookDeliveries)
-    .values(
-      items.flatMap((item, k) => {
-        const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params: item.params, responseData: item.responseData ?? null });
-        return after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: ids[k]!, event: name, payload, nextAttemptAt: now }));
-      }),
-    )
-    .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId });
+  const rows = await insertDeliveries.run(
+    ctx.db,
+    items.length * after.length,
+    items.flatMap((item, k) => {
+      const payload = JSON.stringify({ event: name, projectId: ctx.projectId, params: item.params, responseData: item.responseData ?? null });
+      return after.map((h) => ({ projectId: ctx.projectId, webhookId: h.id, eventId: ids[k]!, event: name, payload, nextAttemptAt: now }) satisfies Record<(typeof QUEUED)[number], unknown>);
+    }),
+  );
   onCommit(ctx, () => announceNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: r.webhookId }))));
   return ids;
 }
