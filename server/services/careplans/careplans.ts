@@ -10,6 +10,9 @@ import {
   observations,
   projects,
   type DefinitionAction } from '@/db/schema';
+import type { Queryable } from '@/db/client';
+import { statement } from '@/db/statements';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import { requireCareManager, requireReadEverything } from '@/server/auth/guards';
 import { toActivityDto } from '@/server/services/activities/dto';
 import { cancelOpenActivities, createActivities } from '@/server/services/activities/plan';
@@ -67,6 +70,49 @@ export async function findCareplan(ctx: ServiceContext, id: number): Promise<Car
   return row;
 }
 
+const P = sql.placeholder;
+
+/**
+ * An enrolment's first read, built once per way of naming the definition (db/statements): the definition,
+ * its latest version with its inputs, the project's time zone and whether the subject is a member of it.
+ */
+const findDefinition = statement((db: Queryable, by: 'id' | 'slug') =>
+  db
+    .select({
+      definition: careplanDefinitions,
+      version: careplanDefinitionVersions,
+      timeZone: projects.timeZone,
+      inputIds: sql<number[]>`array(select ${careplanDefinitionInputs.id} from ${careplanDefinitionInputs} where ${careplanDefinitionInputs.versionId} = ${careplanDefinitionVersions.id} order by ${careplanDefinitionInputs.id})`,
+      subjectFound: sql<boolean>`exists(select 1 from ${members} where ${members.id} = ${P('subjectId')} and ${members.projectId} = ${P('projectId')})`,
+    })
+    .from(careplanDefinitions)
+    .innerJoin(
+      careplanDefinitionVersions,
+      and(eq(careplanDefinitionVersions.definitionId, careplanDefinitions.id), eq(careplanDefinitionVersions.version, careplanDefinitions.latestVersion)),
+    )
+    .innerJoin(projects, eq(projects.id, careplanDefinitions.projectId))
+    .where(and(eq(careplanDefinitions.projectId, P('projectId')), by === 'id' ? eq(careplanDefinitions.id, P('definition')) : eq(careplanDefinitions.slug, P('definition'))))
+    .prepare(`careplan_definition_by_${by}`),
+);
+
+const ENROLLED = ['projectId', 'definitionId', 'versionId', 'version', 'subjectId', 'title', 'createdAt', 'updatedAt'] as const;
+const insertCareplan = statement((db: Queryable, _: 'one') =>
+  db
+    .insert(careplans)
+    .values(Object.fromEntries(ENROLLED.map((column) => [column, P(column)])) as PgInsertValue<typeof careplans>)
+    .returning()
+    .prepare('careplan_insert'),
+);
+
+/** One empty parameter per input, built once per number of inputs. */
+const insertParameters = statement((db: Queryable, n: number) =>
+  db
+    .insert(careplanParameters)
+    .values(Array.from({ length: n }, (_, i) => ({ careplanId: P(`${i}.careplanId`), inputId: P(`${i}.inputId`) })))
+    .returning()
+    .prepare(`careplan_parameter_insert_${n}`),
+);
+
 /**
  * Enrolment: pins the definition's latest version, creates one empty parameter per input and the
  * activities that need no input (anchored on the care plan's start). Emits careplan_create.
@@ -75,26 +121,12 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
   requireCareManager(ctx);
   // One round trip for the definition, its latest version with its inputs, the project's time zone and
   // whether the subject is a member of the project.
-  const [found] = await ctx.db
-    .select({
-      definition: careplanDefinitions,
-      version: careplanDefinitionVersions,
-      timeZone: projects.timeZone,
-      inputIds: sql<number[]>`array(select ${careplanDefinitionInputs.id} from ${careplanDefinitionInputs} where ${careplanDefinitionInputs.versionId} = ${careplanDefinitionVersions.id} order by ${careplanDefinitionInputs.id})`,
-      subjectFound: sql<boolean>`exists(select 1 from ${members} where ${members.id} = ${input.subjectId} and ${members.projectId} = ${ctx.projectId})`,
-    })
-    .from(careplanDefinitions)
-    .innerJoin(
-      careplanDefinitionVersions,
-      and(eq(careplanDefinitionVersions.definitionId, careplanDefinitions.id), eq(careplanDefinitionVersions.version, careplanDefinitions.latestVersion)),
-    )
-    .innerJoin(projects, eq(projects.id, careplanDefinitions.projectId))
-    .where(
-      and(
-        eq(careplanDefinitions.projectId, ctx.projectId),
-        input.definitionId !== undefined ? eq(careplanDefinitions.id, input.definitionId) : eq(careplanDefinitions.slug, input.definitionSlug!),
-      ),
-    );
+  const byId = input.definitionId !== undefined;
+  const [found] = await findDefinition.run(ctx.db, byId ? 'id' : 'slug', {
+    projectId: ctx.projectId,
+    subjectId: input.subjectId,
+    definition: byId ? input.definitionId! : input.definitionSlug!,
+  });
   if (!found) {
     throw invalidField(input.definitionId !== undefined ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
   }
@@ -108,20 +140,17 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
     'careplan_create',
     input,
     async (tx) => {
-      const [c] = await tx.db
-        .insert(careplans)
-        .values({
-          projectId: ctx.projectId,
-          definitionId: definition.id,
-          versionId: version.id,
-          version: version.version,
-          subjectId: input.subjectId,
-          title: input.title ?? version.title,
-          createdAt: ctx.clock(),
-          updatedAt: ctx.clock(),
-        })
-        .returning();
-      const parameters = inputIds.length > 0 ? await tx.db.insert(careplanParameters).values(inputIds.map((inputId) => ({ careplanId: c!.id, inputId: Number(inputId) }))).returning() : [];
+      const [c] = await insertCareplan.run(tx.db, 'one', {
+        projectId: ctx.projectId,
+        definitionId: definition.id,
+        versionId: version.id,
+        version: version.version,
+        subjectId: input.subjectId,
+        title: input.title ?? version.title,
+        createdAt: ctx.clock(),
+        updatedAt: ctx.clock(),
+      });
+      const parameters = inputIds.length > 0 ? await insertParameters.run(tx.db, inputIds.length, inputIds.map((inputId) => ({ careplanId: c!.id, inputId: Number(inputId) }))) : [];
       const unanchored = (version.actions as DefinitionAction[]).filter((a) => !a.inputKey);
       const created = await createActivities(tx, c!, unanchored, c!.createdAt, null, timeZone);
       const dto = await careplanDto(tx, c!, { parameters: false, observation: false, activities: false }, definition.slug);

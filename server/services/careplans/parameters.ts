@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import {
   activities,
   careplanDefinitionInputs,
@@ -9,6 +9,8 @@ import {
   observations,
   projects,
   type DefinitionAction } from '@/db/schema';
+import type { Queryable } from '@/db/client';
+import { statement, valuePlaceholder } from '@/db/statements';
 import { audit } from '@/server/audit/audit';
 import type { EventName } from '@/server/core/event-names';
 import { hooksJson, rememberHooks } from '@/server/events/emit';
@@ -28,6 +30,33 @@ type Parameter = typeof careplanParameters.$inferSelect;
 type Observation = typeof observations.$inferSelect;
 type ObservationValue = { value: string; observedAt: string };
 
+const P = sql.placeholder;
+
+// The statements a date change runs every time, built once (db/statements).
+const insertObservation = statement((db: Queryable, _: 'one') =>
+  db
+    .insert(observations)
+    .values({ projectId: P('projectId'), subjectId: P('subjectId'), observationCodeId: P('observationCodeId'), value: P('value'), observedAt: P('observedAt') })
+    .returning()
+    .prepare('observation_insert'),
+);
+const pointParameter = statement((db: Queryable, _: 'one') =>
+  db
+    .update(careplanParameters)
+    .set({ observationId: valuePlaceholder<number | null>('observationId'), updatedAt: valuePlaceholder<Date>('updatedAt') })
+    .where(eq(careplanParameters.id, P('id')))
+    .prepare('careplan_parameter_point'),
+);
+/** The activities a care plan has anchored on one input. */
+const anchoredActivities = statement((db: Queryable, _: 'all') =>
+  db
+    .select()
+    .from(activities)
+    .where(and(eq(activities.careplanId, P('careplanId')), eq(activities.inputId, P('inputId'))))
+    .orderBy(asc(activities.id))
+    .prepare('activities_of_input'),
+);
+
 /** The observation a parameter is set to: a new one for the care plan's subject, or an existing one of it. */
 async function resolveObservation(
   tx: ServiceContext,
@@ -38,16 +67,13 @@ async function resolveObservation(
 ): Promise<typeof observations.$inferSelect | null> {
   if (given.observation) {
     checkObservationValue(codeType, given.observation.value, 'observation.value');
-    const [row] = await tx.db
-      .insert(observations)
-      .values({
-        projectId: c.projectId,
-        subjectId: c.subjectId,
-        observationCodeId: input.observationCodeId,
-        value: given.observation.value,
-        observedAt: new Date(given.observation.observedAt),
-      })
-      .returning();
+    const [row] = await insertObservation.run(tx.db, 'one', {
+      projectId: c.projectId,
+      subjectId: c.subjectId,
+      observationCodeId: input.observationCodeId,
+      value: given.observation.value,
+      observedAt: new Date(given.observation.observedAt),
+    });
     return row!;
   }
   if (given.observationId === null || given.observationId === undefined) return null;
@@ -70,19 +96,14 @@ type Plan = { actions: DefinitionAction[]; timeZone: string };
 
 async function applyDate(tx: ServiceContext, c: Careplan, plan: Plan, input: Input, before: string | null, after: string | null) {
   if (before === after || c.status !== 'ongoing') return;
-  const anchored = eq(activities.careplanId, c.id);
   if (after === null) {
-    await cancelOpenActivities(tx, and(anchored, eq(activities.inputId, input.id))!);
+    await cancelOpenActivities(tx, and(eq(activities.careplanId, c.id), eq(activities.inputId, input.id))!);
     return;
   }
   const actions = plan.actions.filter((a) => a.inputKey === input.key);
   const timeZone = plan.timeZone;
   const anchor = startOfDateIn(after, timeZone);
-  const existing = await tx.db
-    .select()
-    .from(activities)
-    .where(and(anchored, eq(activities.inputId, input.id)))
-    .orderBy(asc(activities.id));
+  const existing = await anchoredActivities.run(tx.db, 'all', { careplanId: c.id, inputId: input.id });
   const toCreate: DefinitionAction[] = [];
   const moves: ActivityMove[] = [];
   for (const action of actions) {
@@ -111,15 +132,21 @@ function toParameterDto(p: Pick<Parameter, 'id' | 'careplanId' | 'inputId' | 'ob
  * An input of the locked care plan's version with its code's type, the plan's parameter for it and that
  * parameter's observation, in one round trip. Read after the plan's lock, so it sees what an earlier
  * writer of the plan committed.
+ * Built once per way of naming it (db/statements).
  */
-async function loadSlot(tx: ServiceContext, c: Careplan, where: SQL) {
-  const [row] = await tx.db
+const slotOf = statement((db: Queryable, by: 'input' | 'parameter') =>
+  db
     .select({ input: careplanDefinitionInputs, codeType: observationCodes.type, p: careplanParameters, o: observations })
     .from(careplanDefinitionInputs)
     .innerJoin(observationCodes, eq(observationCodes.id, careplanDefinitionInputs.observationCodeId))
-    .leftJoin(careplanParameters, and(eq(careplanParameters.careplanId, c.id), eq(careplanParameters.inputId, careplanDefinitionInputs.id)))
+    .leftJoin(careplanParameters, and(eq(careplanParameters.careplanId, P('careplanId')), eq(careplanParameters.inputId, careplanDefinitionInputs.id)))
     .leftJoin(observations, eq(observations.id, careplanParameters.observationId))
-    .where(and(eq(careplanDefinitionInputs.versionId, c.versionId), where));
+    .where(and(eq(careplanDefinitionInputs.versionId, P('versionId')), by === 'input' ? eq(careplanDefinitionInputs.id, P('id')) : eq(careplanParameters.id, P('id'))))
+    .prepare(`careplan_slot_by_${by}`),
+);
+
+async function loadSlot(tx: ServiceContext, c: Careplan, by: 'input' | 'parameter', id: number) {
+  const [row] = await slotOf.run(tx.db, by, { careplanId: c.id, versionId: c.versionId, id });
   return row;
 }
 
@@ -147,7 +174,7 @@ async function setObservation(
       : null;
   let id: number;
   if (parameter) {
-    await tx.db.update(careplanParameters).set({ observationId: obs?.id ?? null, updatedAt: tx.clock() }).where(eq(careplanParameters.id, parameter.id));
+    await pointParameter.run(tx.db, 'one', { id: parameter.id, observationId: obs?.id ?? null, updatedAt: tx.clock() });
     id = parameter.id;
   } else {
     const [row] = await tx.db.insert(careplanParameters).values({ careplanId: c.id, inputId: input.id, observationId: obs?.id ?? null }).returning();
@@ -165,14 +192,26 @@ const PLAN_EVENTS: EventName[] = ['activity_create', 'activity_update'];
  * Locks the care plan (parameters of one plan change one at a time) and reads its version's actions, the
  * project's time zone and the webhooks of the events a date change records, in the same round trip.
  */
-async function lockPlan(tx: ServiceContext, where: SQL) {
-  const [row] = await tx.db
+const planOf = statement((db: Queryable, by: 'careplan' | 'parameter') =>
+  db
     .select({ c: careplans, actions: careplanDefinitionVersions.actions, timeZone: projects.timeZone, hooks: hooksJson(careplans.projectId, PLAN_EVENTS) })
     .from(careplans)
     .innerJoin(careplanDefinitionVersions, eq(careplanDefinitionVersions.id, careplans.versionId))
     .innerJoin(projects, eq(projects.id, careplans.projectId))
-    .where(where)
-    .for('update', { of: careplans });
+    .where(
+      and(
+        by === 'careplan'
+          ? eq(careplans.id, P('id'))
+          : eq(careplans.id, sql`(select ${careplanParameters.careplanId} from ${careplanParameters} where ${careplanParameters.id} = ${P('id')})`),
+        eq(careplans.projectId, P('projectId')),
+      ),
+    )
+    .for('update', { of: careplans })
+    .prepare(`careplan_lock_by_${by}`),
+);
+
+async function lockPlan(tx: ServiceContext, by: 'careplan' | 'parameter', id: number) {
+  const [row] = await planOf.run(tx.db, by, { id, projectId: tx.projectId });
   if (row) rememberHooks(tx, PLAN_EVENTS, row.hooks);
   return row && { c: row.c, plan: { actions: row.actions as DefinitionAction[], timeZone: row.timeZone } };
 }
@@ -181,10 +220,10 @@ async function lockPlan(tx: ServiceContext, where: SQL) {
 export async function setParameter(ctx: ServiceContext, body: SetParameterInput): Promise<{ created: boolean; parameter: ParameterDto }> {
   requireCareManager(ctx);
   return withTransaction(ctx, async (tx) => {
-    const found = await lockPlan(tx, and(eq(careplans.id, body.careplanId), eq(careplans.projectId, ctx.projectId))!);
+    const found = await lockPlan(tx, 'careplan', body.careplanId);
     if (!found) throw invalidField('careplanId', 'No care plan with this id in the project');
     const { c, plan } = found;
-    const slot = await loadSlot(tx, c, eq(careplanDefinitionInputs.id, body.inputId));
+    const slot = await loadSlot(tx, c, 'input', body.inputId);
     if (!slot) throw invalidField('inputId', "No input with this id in the care plan's definition version");
     const parameter = slot.p ?? undefined;
     const before = parameter ? toParameterDto(parameter, slot.o) : null;
@@ -203,9 +242,8 @@ export async function patchParameter(ctx: ServiceContext, id: number, body: Patc
   requireCareManager(ctx);
   return withTransaction(ctx, async (tx) => {
     // The plan the parameter belongs to, locked; then the parameter, its input and date as of the lock.
-    const ofParameter = sql`(select ${careplanParameters.careplanId} from ${careplanParameters} where ${careplanParameters.id} = ${id})`;
-    const found = await lockPlan(tx, and(eq(careplans.id, ofParameter), eq(careplans.projectId, ctx.projectId))!);
-    const slot = found && (await loadSlot(tx, found.c, eq(careplanParameters.id, id)));
+    const found = await lockPlan(tx, 'parameter', id);
+    const slot = found && (await loadSlot(tx, found.c, 'parameter', id));
     if (!found || !slot?.p) throw notFound('Care plan parameter');
     const { c, plan } = found;
     const before = toParameterDto(slot.p, slot.o);
