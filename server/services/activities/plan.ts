@@ -92,6 +92,7 @@ const updateTimes = statement((db: Queryable, n: number) => {
     )} end`;
   return db
     .update(activities)
+    // One time of change for all of them: the first row's.
     .set({ ...Object.fromEntries(TIMES.map((column) => [column, when(column)])), updatedAt: valuePlaceholder<Date>('0.updatedAt') })
     .where(inArray(activities.id, rows.map((i) => sql.placeholder(`${i}.id`))))
     .returning()
