@@ -9,8 +9,9 @@ import { benchSoak } from './soak';
 import { benchProfile } from './profile';
 import { benchMember } from './member';
 import { benchSendPath } from './send-path';
+import { benchServiceCpu } from './service-cpu';
 
-const benches: Record<string, () => Promise<void>> = { records: benchRecords, member: benchMember, webhooks: benchWebhooks, 'send-path': benchSendPath, careplans: benchCareplans, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments };
+const benches: Record<string, () => Promise<void>> = { records: benchRecords, member: benchMember, webhooks: benchWebhooks, 'send-path': benchSendPath, careplans: benchCareplans, 'service-cpu': benchServiceCpu, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments };
 /** Not part of a plain `npm run bench`: the soak (an hour) and the profile (after records). `npm run bench soak`. */
 const onRequest: Record<string, () => Promise<void>> = { soak: benchSoak, profile: benchProfile };
 const only = process.argv[2];
