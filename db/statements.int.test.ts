@@ -1,10 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '@/db/client';
 import { members, memberTokens } from '@/db/schema';
 import { newProject } from '@/server/testing/api';
-import { statement } from './statements';
+import { insertPlaceholders, statement } from './statements';
 
 /** db/statements on the database the suite runs on (PGlite, or PostgreSQL with DATABASE_URL). */
 describe('statements built once per shape', () => {
@@ -14,15 +13,14 @@ describe('statements built once per shape', () => {
     builds.push(n);
     return db
       .insert(memberTokens)
-      .values(Array.from({ length: n }, (_, i) => Object.fromEntries(FIELDS.map((f) => [f, sql.placeholder(`${i}.${f}`)])) as PgInsertValue<typeof memberTokens>))
+      .values(Array.from({ length: n }, (_, i) => insertPlaceholders<typeof memberTokens>(FIELDS, i)))
       .returning()
       .prepare(`test_token_insert_${n}`);
   });
   const addMember = statement((db: Queryable, key: 'add') => {
     builds.push(-1);
     expect(key).toBe('add');
-    const P = sql.placeholder;
-    return db.insert(members).values({ projectId: P('projectId'), name: P('name'), meta: P('meta') }).returning().prepare('test_member_add');
+    return db.insert(members).values(insertPlaceholders<typeof members>(['projectId', 'name', 'meta'])).returning().prepare('test_member_add');
   });
 
   it('runs on the database and in a transaction, encodes values as drizzle does, keeps null, and builds each shape once', async () => {

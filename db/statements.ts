@@ -1,4 +1,5 @@
 import { is, Param, Placeholder, sql } from 'drizzle-orm';
+import type { PgInsertValue, PgTable } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client';
 
 /**
@@ -57,7 +58,7 @@ function fill(slots: Slot[], values: Values): unknown[] {
   return out;
 }
 
-export type Statement<K, V extends Values, R> = { run(on: Queryable, key: K, values: V): Promise<R> };
+export type Statement<K, R> = { run(on: Queryable, key: K, values: Values): Promise<R> };
 
 /** Row counts above this are built for the one run (a scheduler batch): the cache holds request-sized shapes. */
 const MAX_CACHED_ROWS = 32;
@@ -67,7 +68,7 @@ const MAX_CACHED_ROWS = 32;
  * once per key and kind of session (postgres.js or PGlite). A numeric key is a row count: past
  * MAX_CACHED_ROWS the statement is built each time, as drizzle would, and not kept.
  */
-export function statement<K extends string | number, V extends Values, R>(build: (db: Queryable, key: K) => Prepared<R>): Statement<K, V, R> {
+export function statement<K extends string | number, R>(build: (db: Queryable, key: K) => Prepared<R>): Statement<K, R> {
   const bySession = new Map<unknown, Map<K, Built<R>>>();
   const make = (on: Queryable, key: K): Built<R> => {
     const prepared = build(on, key) as Prepared<R> & PreparedInternals;
@@ -101,4 +102,12 @@ export function statement<K extends string | number, V extends Values, R>(build:
  */
 export function valuePlaceholder<T>(name: string): T {
   return sql.placeholder(name) as unknown as T;
+}
+
+/**
+ * The values of one inserted row as placeholders, one per column: named after the column, or `<row>.<column>`
+ * for row `row` of a multi-row insert (filled from an array of rows). The other columns take their defaults.
+ */
+export function insertPlaceholders<T extends PgTable>(columns: readonly (keyof T['$inferInsert'] & string)[], row?: number): PgInsertValue<T> {
+  return Object.fromEntries(columns.map((column) => [column, sql.placeholder(row === undefined ? column : `${row}.${column}`)])) as PgInsertValue<T>;
 }

@@ -1,8 +1,7 @@
 import { and, eq, inArray, sql, type Column, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { rowsOf } from '@/db/rows';
-import { statement } from '@/db/statements';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { insertPlaceholders, statement } from '@/db/statements';
 import { events, webhookDeliveries, webhooks, webhookTriggers } from '@/db/schema';
 import { onCommit, takePendingWrites, withTransaction, type ServiceContext } from '@/server/context';
 import { unsafeJsonPlaces } from '@/server/core/json';
@@ -161,7 +160,7 @@ const QUEUED = ['projectId', 'webhookId', 'eventId', 'event', 'payload', 'nextAt
 const insertDeliveries = statement((db: Queryable, n: number) =>
   db
     .insert(webhookDeliveries)
-    .values(Array.from({ length: n }, (_, i) => Object.fromEntries(QUEUED.map((column) => [column, sql.placeholder(`${i}.${column}`)])) as PgInsertValue<typeof webhookDeliveries>))
+    .values(Array.from({ length: n }, (_, i) => insertPlaceholders<typeof webhookDeliveries>(QUEUED, i)))
     .returning({ id: webhookDeliveries.id, webhookId: webhookDeliveries.webhookId })
     .prepare(`delivery_insert_${n}`),
 );

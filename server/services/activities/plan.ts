@@ -1,7 +1,6 @@
 import { and, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
-import { statement, valuePlaceholder } from '@/db/statements';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { insertPlaceholders, statement, valuePlaceholder } from '@/db/statements';
 import { activities, OPEN_ACTIVITY_STATUSES, type careplans, type DefinitionAction } from '@/db/schema';
 import type { ServiceContext } from '@/server/context';
 import { recordEvents } from '@/server/events/emit';
@@ -26,7 +25,7 @@ const PLANNED = [
 const insertActivities = statement((db: Queryable, n: number) =>
   db
     .insert(activities)
-    .values(Array.from({ length: n }, (_, i) => Object.fromEntries(PLANNED.map((column) => [column, sql.placeholder(`${i}.${column}`)])) as PgInsertValue<typeof activities>))
+    .values(Array.from({ length: n }, (_, i) => insertPlaceholders<typeof activities>(PLANNED, i)))
     .returning()
     .prepare(`activity_insert_${n}`),
 );

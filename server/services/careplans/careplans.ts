@@ -11,8 +11,7 @@ import {
   projects,
   type DefinitionAction } from '@/db/schema';
 import type { Queryable } from '@/db/client';
-import { statement } from '@/db/statements';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { insertPlaceholders, statement } from '@/db/statements';
 import { requireCareManager, requireReadEverything } from '@/server/auth/guards';
 import { toActivityDto } from '@/server/services/activities/dto';
 import { cancelOpenActivities, createActivities } from '@/server/services/activities/plan';
@@ -95,11 +94,11 @@ const findDefinition = statement((db: Queryable, by: 'id' | 'slug') =>
     .prepare(`careplan_definition_by_${by}`),
 );
 
-const ENROLLED = ['projectId', 'definitionId', 'versionId', 'version', 'subjectId', 'title', 'createdAt', 'updatedAt'] as const;
+const ENROLLED = ['projectId', 'definitionId', 'versionId', 'version', 'subjectId', 'title', 'createdAt', 'updatedAt'] as const satisfies readonly (keyof typeof careplans.$inferInsert)[];
 const insertCareplan = statement((db: Queryable, _: 'one') =>
   db
     .insert(careplans)
-    .values(Object.fromEntries(ENROLLED.map((column) => [column, P(column)])) as PgInsertValue<typeof careplans>)
+    .values(insertPlaceholders<typeof careplans>(ENROLLED))
     .returning()
     .prepare('careplan_insert'),
 );
@@ -108,7 +107,7 @@ const insertCareplan = statement((db: Queryable, _: 'one') =>
 const insertParameters = statement((db: Queryable, n: number) =>
   db
     .insert(careplanParameters)
-    .values(Array.from({ length: n }, (_, i) => ({ careplanId: P(`${i}.careplanId`), inputId: P(`${i}.inputId`) })))
+    .values(Array.from({ length: n }, (_, i) => insertPlaceholders<typeof careplanParameters>(['careplanId', 'inputId'], i)))
     .returning()
     .prepare(`careplan_parameter_insert_${n}`),
 );
@@ -128,10 +127,10 @@ export async function createCareplan(ctx: ServiceContext, input: CreateCareplanI
     definition: byId ? input.definitionId! : input.definitionSlug!,
   });
   if (!found) {
-    throw invalidField(input.definitionId !== undefined ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
+    throw invalidField(byId ? 'definitionId' : 'definitionSlug', 'No care plan definition with this id or slug in the project');
   }
   const { definition, version, timeZone, inputIds, subjectFound } = found;
-  if (input.definitionId !== undefined && input.definitionSlug !== undefined && definition.slug !== input.definitionSlug) {
+  if (byId && input.definitionSlug !== undefined && definition.slug !== input.definitionSlug) {
     throw invalidField('definitionSlug', 'definitionId and definitionSlug name different definitions');
   }
   if (!subjectFound) throw invalidField('subjectId', 'No member with this id in the project');

@@ -10,7 +10,7 @@ import {
   projects,
   type DefinitionAction } from '@/db/schema';
 import type { Queryable } from '@/db/client';
-import { statement, valuePlaceholder } from '@/db/statements';
+import { insertPlaceholders, statement, valuePlaceholder } from '@/db/statements';
 import { audit } from '@/server/audit/audit';
 import type { EventName } from '@/server/core/event-names';
 import { hooksJson, rememberHooks } from '@/server/events/emit';
@@ -36,7 +36,7 @@ const P = sql.placeholder;
 const insertObservation = statement((db: Queryable, _: 'one') =>
   db
     .insert(observations)
-    .values({ projectId: P('projectId'), subjectId: P('subjectId'), observationCodeId: P('observationCodeId'), value: P('value'), observedAt: P('observedAt') })
+    .values(insertPlaceholders<typeof observations>(['projectId', 'subjectId', 'observationCodeId', 'value', 'observedAt']))
     .returning()
     .prepare('observation_insert'),
 );
