@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startCareplansCeiling } from './careplans-ceiling';
-import { cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
+import { benchCareplanDefinition, cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
@@ -133,16 +133,7 @@ export async function benchCareplans(): Promise<void> {
     await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
     const { call } = appClient;
     const code = (await call('POST', '/observation-code', { slug: 'reference-date', display: 'Reference date', type: 'date' })).json as { id: number };
-    const actions = Array.from({ length: 10 }, (_, i) => ({
-      key: `a${i}`,
-      type: 'task',
-      display: `Action ${i}`,
-      ...(i >= 2 ? { inputKey: 'ref' } : {}),
-      start: { offset: i * 3, offsetUnit: i % 2 ? 'd' : 'wk' },
-      end: { offset: 2, offsetUnit: 'd' },
-      reminders: [{ offset: 1, offsetUnit: 'h' }],
-    }));
-    const definition = (await call('POST', '/careplan-definition', { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId: code.id }], actions })).json as { id: number };
+    const definition = (await call('POST', '/careplan-definition', benchCareplanDefinition(code.id))).json as { id: number };
 
     // Warm both (JIT, prepared statements, pools), then measure.
     await pass(appClient.call, definition.id, take(200), 200, CONCURRENCY);

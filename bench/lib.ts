@@ -303,3 +303,20 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
   }
   return out;
 }
+
+/**
+ * The care plan template bench/careplans and bench/service-cpu enrol members in: ten actions with a
+ * reminder each, two on the plan's start and eight on the reference date input `ref`.
+ */
+export function benchCareplanDefinition(observationCodeId: number) {
+  const actions = Array.from({ length: 10 }, (_, i) => ({
+    key: `a${i}`,
+    type: 'task',
+    display: `Action ${i}`,
+    ...(i >= 2 ? { inputKey: 'ref' } : {}),
+    start: { offset: i * 3, offsetUnit: i % 2 ? 'd' : 'wk' },
+    end: { offset: 2, offsetUnit: 'd' },
+    reminders: [{ offset: 1, offsetUnit: 'h' }],
+  }));
+  return { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId }], actions };
+}

@@ -6,7 +6,7 @@
  * runs of the full careplans bench move by more than a change of 20-30 % here.
  * BENCH_SERVICE_N operations of each kind (600) after 200 of warm-up.
  */
-import { freshBenchDatabase, printTable } from './lib';
+import { benchCareplanDefinition, freshBenchDatabase, printTable } from './lib';
 
 const N = Number(process.env.BENCH_SERVICE_N ?? 600);
 const WARM = 200;
@@ -21,17 +21,7 @@ export async function benchServiceCpu(): Promise<void> {
     return r.body;
   };
   const code = ok(await api.post('/observation-code', { slug: 'reference-date', display: 'Reference date', type: 'date' })) as { id: number };
-  // The same template as bench/careplans: two actions on the plan's start, eight on the reference date.
-  const actions = Array.from({ length: 10 }, (_, i) => ({
-    key: `a${i}`,
-    type: 'task',
-    display: `Action ${i}`,
-    ...(i >= 2 ? { inputKey: 'ref' } : {}),
-    start: { offset: i * 3, offsetUnit: i % 2 ? 'd' : 'wk' },
-    end: { offset: 2, offsetUnit: 'd' },
-    reminders: [{ offset: 1, offsetUnit: 'h' }],
-  }));
-  const definition = ok(await api.post('/careplan-definition', { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId: code.id }], actions })) as { id: number };
+  const definition = ok(await api.post('/careplan-definition', benchCareplanDefinition(code.id))) as { id: number };
   const subjects: number[] = [];
   for (let i = 0; i < N + WARM; i++) subjects.push((ok(await api.post('/member', { name: `Member ${i}` })) as { id: number }).id);
 
