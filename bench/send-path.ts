@@ -1,6 +1,7 @@
 /**
  * bench/send-path: the CPU one signed webhook POST costs the sending process, for the executor's send
- * path (server/webhooks/http.ts `postJson`) beside bare undici requests and the pieces that differ. The
+ * path (server/webhooks/http.ts `postJson`, a dispatch handler of its own) beside bare undici requests
+ * (`request`, and `dispatch` with a handler that only collects the answer) and the pieces that differ. The
  * executor's drain is CPU-bound on this machine, so a microsecond per post here is a microsecond per
  * delivery there. Every variant posts the same signed bodies to a receiver in another process, 64 at once,
  * rounds interleaved; the table shows the fastest and median round (this machine's neighbours are noisy).
@@ -41,6 +42,32 @@ export async function benchSendPath(): Promise<void> {
           clearTimeout(timer);
         }
       },
+    ],
+    [
+      'undici dispatch, a handler collects the answer',
+      (i) =>
+        new Promise((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          let status = 0;
+          agent.dispatch(
+            { origin: `http://127.0.0.1:${PORT}`, path: `/w${i % 10}`, method: 'POST', headers: headers(i), body },
+            {
+              onRequestStart() {},
+              onResponseStart(_c: unknown, statusCode: number) {
+                status = statusCode;
+              },
+              onResponseData(_c: unknown, chunk: Buffer) {
+                chunks.push(chunk);
+              },
+              onResponseEnd() {
+                resolve({ status, body: Buffer.concat(chunks).toString('utf8') });
+              },
+              onResponseError(_c: unknown, e: Error) {
+                reject(e);
+              },
+            } as never,
+          );
+        }),
     ],
     ['postJson (the executor\'s send)', (i) => postJson(url(i), headers(i), body, { timeoutMs: 15_000 })],
   ];

@@ -81,7 +81,12 @@ describe('postJson', () => {
         res.on('close', () => clearInterval(drip));
       }
       else if (req.url === '/big') res.end('x'.repeat(2 * 1024 * 1024));
-      else res.end('{"ok":true}');
+      else if (req.url === '/moved') res.writeHead(302, { location: `${base}/x` }).end('moved');
+      else if (req.url?.startsWith('/hints')) {
+        // An informational answer first (103 Early Hints), then the final one.
+        res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+        res.writeHead(503, { 'retry-after': '7' }).end(`busy ${req.url}`);
+      } else res.end('{"ok":true}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,6 +116,26 @@ describe('postJson', () => {
     const big = await postJson(`${base}/big`, {}, '{}', { timeoutMs: 5_000 });
     expect(big).toMatchObject({ ok: true, statusCode: 200, truncated: true });
     expect(big.ok && big.body.length).toBe(1024 * 1024);
+    // The connection is not reused for the answer it did not finish reading; the next call still works.
+    expect(await postJson(`${base}/x`, {}, '{}', { timeoutMs: 2_000 })).toMatchObject({ ok: true, statusCode: 200, body: '{"ok":true}' });
+  });
+
+  it('does not follow redirects, reads the final answer after a 1xx, and reports refused connections', async () => {
+    const before = hits;
+    const moved = await postJson(`${base}/moved`, {}, '{}', { timeoutMs: 2_000 });
+    expect(moved).toMatchObject({ ok: false, statusCode: 302, error: 'redirect (302) not followed', body: 'moved' });
+    expect(hits).toBe(before + 1);
+    const hinted = await postJson(`${base}/hints?attempt=1`, {}, '{}', { timeoutMs: 2_000 });
+    expect(hinted).toMatchObject({ ok: false, statusCode: 503, error: 'HTTP 503', body: 'busy /hints?attempt=1' });
+    expect(!hinted.ok && hinted.headers?.['retry-after']).toBe('7');
+    // A port nothing listens on: the connection is refused, and said so.
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const refused = await postJson(`http://127.0.0.1:${port}/x`, {}, '{}', { timeoutMs: 2_000 });
+    expect(refused).toMatchObject({ ok: false, statusCode: null, blocked: false });
+    expect(!refused.ok && refused.error).toContain('ECONNREFUSED');
   });
 });
 
