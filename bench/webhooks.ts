@@ -1,8 +1,9 @@
 /**
  * bench/webhooks: member_create operations each fanning out to 10 `after` webhooks on a local receiver
  * (a separate process), on PostgreSQL with the embedded executor. Measures deliveries per second for a
- * burst of 1,000 operations, and commit-to-delivery latency at a steady 200 operations per second;
- * beside the ceiling: a plain client posting the same signed bodies with undici and keep-alive. Last,
+ * burst of 2,000 operations, and commit-to-delivery latency at a steady 200 operations per second;
+ * beside the ceiling: a plain client posting the same signed bodies with undici and keep-alive, once with
+ * `request` and once with `dispatch` and a bare handler (the executor's own way); the faster counts. Last,
  * fairness: with two executors (this process and bench/executor-child.ts) and 10,000 deliveries queued
  * for one webhook, the commit-to-delivery latency of another webhook's deliveries.
  */
@@ -45,29 +46,43 @@ export async function benchWebhooks(): Promise<void> {
   // of 2,000 posts first: cold, the timed run varied from 5,400 to 10,600 posts/s between runs.
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: CONCURRENCY });
   const body = JSON.stringify({ event: 'member_create', projectId, params: { name: 'x' }, responseData: { id: 1, name: 'x' } });
-  const postAll = async (total: number) => {
+  const headersOf = (id: string) => {
+    const ts = Math.floor(Date.now() / 1000);
+    return { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secrets[0]!], id, ts, body) };
+  };
+  // Two plain clients: undici's `request` (an answer stream per call), and `dispatch` with a handler that
+  // only waits for the end, as the executor's own send does (server/webhooks/http.ts). The stricter of the
+  // two is the ceiling.
+  const viaRequest = async (n: number) => {
+    const res = await request(`http://127.0.0.1:${PORT}/w${n % WEBHOOKS}`, { method: 'POST', dispatcher: agent, headers: headersOf(String(n)), body });
+    await res.body.dump();
+  };
+  const viaDispatch = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      agent.dispatch(
+        { origin: `http://127.0.0.1:${PORT}`, path: `/w${n % WEBHOOKS}`, method: 'POST', headers: headersOf(String(n)), body },
+        // onRequestStart marks the handler as undici 7's kind (without it, the older callbacks are expected).
+        { onRequestStart: () => {}, onResponseEnd: () => resolve(), onResponseError: (_c, e) => reject(e) },
+      );
+    });
+  const postAll = async (total: number, post: (n: number) => Promise<void>) => {
     let next = 0;
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        while (next < total) {
-          const id = String(++next);
-          const ts = Math.floor(Date.now() / 1000);
-          const res = await request(`http://127.0.0.1:${PORT}/w${next % WEBHOOKS}`, {
-            method: 'POST',
-            dispatcher: agent,
-            headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secrets[0]!], id, ts, body) },
-            body,
-          });
-          await res.body.dump();
-        }
+        while (next < total) await post(++next);
       }),
     );
   };
-  await postAll(2_000);
-  const c0 = performance.now();
-  await postAll(deliveriesTotal);
-  const ceilingRate = deliveriesTotal / ((performance.now() - c0) / 1000);
-  rows.push({ run: 'ceiling: undici posts', deliveries: deliveriesTotal, 'deliveries/s': Math.round(ceilingRate), 'p50 ms': '-', 'p99 ms': '-' });
+  const ceilings: number[] = [];
+  for (const [name, post] of [['request', viaRequest], ['dispatch', viaDispatch]] as const) {
+    await postAll(2_000, post);
+    const c0 = performance.now();
+    await postAll(deliveriesTotal, post);
+    const rate = deliveriesTotal / ((performance.now() - c0) / 1000);
+    ceilings.push(rate);
+    rows.push({ run: `ceiling: undici ${name} posts`, deliveries: deliveriesTotal, 'deliveries/s': Math.round(rate), 'p50 ms': '-', 'p99 ms': '-' });
+  }
+  const ceilingRate = Math.max(...ceilings);
   await agent.close();
   receiver.reset();
 
@@ -161,10 +176,10 @@ export async function benchWebhooks(): Promise<void> {
   await closeDb();
 
   printTable(`bench/webhooks: ${OPERATIONS} operations x ${WEBHOOKS} after webhooks, PostgreSQL, executor concurrency ${CONCURRENCY}`, rows);
-  const burstRate = rows[1]!['deliveries/s'] as number;
+  const burstRate = rows[2]!['deliveries/s'] as number;
   printTable('executor / ceiling', [
-    { measure: 'throughput', value: `${((burstRate / ceilingRate) * 100).toFixed(0)} % of ceiling`, goal: '>= 50 %' },
-    { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[2]!['p99 ms']} ms`, goal: '< 1000 ms' },
-    { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
+    { measure: 'throughput', value: `${((burstRate / ceilingRate) * 100).toFixed(0)} % of ceiling (the faster client)`, goal: '>= 50 %' },
+    { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
+    { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[4]!['p99 ms']} ms`, goal: '< 1000 ms' },
   ]);
 }
