@@ -1,10 +1,12 @@
 import { getDb } from '@/db/client';
 import { attemptDue, type DueDelivery } from '@/server/jobs/attempt-delivery';
-import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+import { claimDueDeliveries, releaseDeliveries } from '@/server/jobs/claim-deliveries';
 import { OutcomeBatcher } from './outcome-batcher';
 import { WakeableSleep } from './wakeable-sleep';
 
 const IDLE_POLL_MS = 1_000;
+
+type QueuedDelivery = { delivery: DueDelivery; leasedUntil: number; claimedAt: number };
 
 /**
  * The default executor: a loop in the server process that claims due deliveries and runs them at
@@ -20,6 +22,14 @@ export class EmbeddedExecutor {
   private readonly outcomes = new OutcomeBatcher(getDb);
   /** Deliveries in flight per webhook: each may hold at most `perWebhook` of the slots. */
   private readonly busy = new Map<number, number>();
+  /**
+   * Claimed ahead of the slots, so a slot that frees up starts its next delivery at once instead of
+   * after a claim's round trip (a claim took 3-6 ms in the drain, longer than a POST to a fast receiver).
+   */
+  private readonly queue: QueuedDelivery[] = [];
+  /** Deliveries held per webhook, queued or in flight: a claim takes at most twice its share. */
+  private readonly held = new Map<number, number>();
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(
     private readonly opts: {
@@ -30,6 +40,15 @@ export class EmbeddedExecutor {
       onBacklog?: () => void;
     },
   ) {}
+
+  /** Slots plus as many claimed ahead. */
+  private get capacity(): number {
+    return 2 * this.opts.concurrency;
+  }
+
+  private get perWebhook(): number {
+    return Math.min(this.opts.perWebhook ?? this.opts.concurrency, this.opts.concurrency);
+  }
 
   start(): void {
     if (this.running) return;
@@ -49,35 +68,81 @@ export class EmbeddedExecutor {
     this.running = false;
     this.wake();
     await this.loopDone;
-    await Promise.allSettled([...this.tasks]);
+    // What is claimed and not started is handed back, so another instance takes it at once.
+    const queued = this.queue.splice(0);
+    for (const q of queued) this.unhold(q.delivery.webhookId);
+    await this.release(queued);
+    await Promise.allSettled([...this.tasks, ...this.releasing]);
     await this.outcomes.flush();
   }
 
   private async loop(): Promise<void> {
-    // Claim in batches: wait until a quarter of the slots are free, so a busy executor does not run
-    // one claim query per finished delivery.
+    // Claim in batches: wait until a quarter of the slots' worth of room is free, so a busy executor does
+    // not run one claim query per finished delivery.
     const batch = Math.max(1, Math.floor(this.opts.concurrency / 4));
-    const perWebhook = Math.min(this.opts.perWebhook ?? this.opts.concurrency, this.opts.concurrency);
     while (this.running) {
       let claimed: DueDelivery[] = [];
-      const free = this.opts.concurrency - this.inFlight;
+      const room = this.capacity - this.inFlight - this.queue.length;
       // Attempts whose POST is done but whose outcome is still being written do not hold a slot; should
       // the database fall behind, stop claiming until they are written.
       const writing = this.tasks.size - this.inFlight;
-      if ((free >= batch || (free > 0 && this.inFlight === 0)) && writing < 4 * this.opts.concurrency) {
+      if ((room >= batch || (room > 0 && this.inFlight === 0)) && writing < 4 * this.opts.concurrency) {
+        const now = Date.now();
         try {
-          claimed = await claimDueDeliveries(await getDb(), free, new Date(), this.opts.leaseMs, { perWebhook, inFlight: this.busy });
+          claimed = await claimDueDeliveries(await getDb(), room, new Date(now), this.opts.leaseMs, { perWebhook: 2 * this.perWebhook, inFlight: this.held });
         } catch (e) {
           console.error('[executor] claiming failed', e);
         }
-        for (const d of claimed) this.run(d);
+        for (const d of claimed) {
+          this.held.set(d.webhookId, (this.held.get(d.webhookId) ?? 0) + 1);
+          this.queue.push({ delivery: d, leasedUntil: now + this.opts.leaseMs, claimedAt: now });
+        }
+        this.startQueued();
       }
-      // Every free slot filled: more is due at once (claim again now, and let the statistics catch up).
-      if (claimed.length > 0 && claimed.length === free) {
+      // Every free place filled: more is due at once (claim again when there is room, and let the
+      // statistics catch up).
+      if (claimed.length > 0 && claimed.length === room) {
         this.opts.onBacklog?.();
         await this.nap.sleep(0);
       } else await this.nap.sleep(claimed.length > 0 || this.inFlight > 0 ? 50 : IDLE_POLL_MS);
     }
+  }
+
+  /**
+   * Starts queued deliveries in the free slots, oldest claim first, skipping a webhook that has its share
+   * of slots. One that waited longer than a quarter of its lease is handed back instead: another instance
+   * may take it once the lease runs out, and its call must end well before that.
+   */
+  private startQueued(): void {
+    const stale: QueuedDelivery[] = [];
+    const oldest = Date.now() - this.opts.leaseMs / 4;
+    for (let i = 0; i < this.queue.length && this.inFlight < this.opts.concurrency; ) {
+      const q = this.queue[i]!;
+      if (q.claimedAt < oldest) {
+        stale.push(...this.queue.splice(i, 1));
+        this.unhold(q.delivery.webhookId);
+      } else if ((this.busy.get(q.delivery.webhookId) ?? 0) < this.perWebhook && this.running) {
+        this.queue.splice(i, 1);
+        this.run(q.delivery);
+      } else i++;
+    }
+    if (stale.length > 0) void this.release(stale);
+  }
+
+  private unhold(webhookId: number): void {
+    const left = (this.held.get(webhookId) ?? 1) - 1;
+    if (left > 0) this.held.set(webhookId, left);
+    else this.held.delete(webhookId);
+  }
+
+  /** Hands leases back (on stop, or a queued row that waited too long); should that fail, they lapse. */
+  private async release(queued: QueuedDelivery[]): Promise<void> {
+    const task = getDb()
+      .then((db) => releaseDeliveries(db, queued.map((q) => ({ id: q.delivery.id, leasedUntil: new Date(q.leasedUntil) }))))
+      .catch((e: unknown) => console.error('[executor] releasing leases failed', e));
+    this.releasing.add(task);
+    await task;
+    this.releasing.delete(task);
   }
 
   /**
@@ -95,6 +160,9 @@ export class EmbeddedExecutor {
       const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
       if (left > 0) this.busy.set(delivery.webhookId, left);
       else this.busy.delete(delivery.webhookId);
+      this.unhold(delivery.webhookId);
+      // The slot goes to the next queued delivery at once, without waiting for the loop or a claim.
+      this.startQueued();
       this.wake();
     };
     const task = getDb()

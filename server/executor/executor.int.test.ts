@@ -8,7 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/server/env';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '@/db/rows';
 import { startEmbeddedExecutor, stopExecutor } from '.';
+import { EmbeddedExecutor } from './embedded';
 
 afterAll(async () => {
   await stopExecutor();
@@ -112,6 +115,63 @@ describe('fairness across webhooks', () => {
       resetEnvForTests();
     }
   });
+});
+
+describe('claiming ahead', () => {
+  /** A project with one webhook to `url` and `n` member_create deliveries pending for it. */
+  async function pendingFor(url: string, n: number) {
+    const { api, db } = await newProject();
+    const webhook = (await api.post('/webhook', { display: 'ahead', url, triggers: [{ event: 'member_create' }] })).body as { id: number };
+    for (let i = 0; i < n; i++) await api.post('/member', { name: `ahead ${i}` });
+    const count = async (where: string) =>
+      rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from webhook_delivery where webhook_id = ${webhook.id} and ${sql.raw(where)}`))[0]!.n;
+    return { count };
+  }
+
+  it('hands back what it claimed ahead when it stops, so another instance starts on it at once', async () => {
+    await stopExecutor();
+    const receiver = await startReceiver(() => ({ delayMs: 300 }));
+    const a = new EmbeddedExecutor({ concurrency: 2, perWebhook: 2, leaseMs: 60_000 });
+    let b: EmbeddedExecutor | undefined;
+    try {
+      const { count } = await pendingFor(`${receiver.url}/ahead`, 6);
+      a.start();
+      await receiver.waitFor(2);
+      await a.stop();
+      // Two were sent; what it had claimed beyond them carries no lease any more.
+      expect(await count(`status = 'delivered'`)).toBe(2);
+      expect(await count(`status = 'pending' and lease_until is not null`)).toBe(0);
+      b = new EmbeddedExecutor({ concurrency: 2, perWebhook: 2, leaseMs: 60_000 });
+      b.start();
+      await receiver.waitFor(6, 5_000);
+      expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(6);
+    } finally {
+      await a.stop();
+      await b?.stop();
+      await receiver.close();
+    }
+  });
+
+  it('hands back a delivery that waited a quarter of its lease in the queue, so no call outlives its lease', async () => {
+    await stopExecutor();
+    // Each call takes 700 ms of a 1 s lease: a delivery queued behind one would end its call 1.4 s after
+    // the claim, after its lease, and the other instance would have sent it again by then.
+    const receiver = await startReceiver(() => ({ delayMs: 700 }));
+    const options = { concurrency: 1, perWebhook: 1, leaseMs: 1_000 };
+    const instances = [new EmbeddedExecutor(options), new EmbeddedExecutor(options)];
+    try {
+      const { count } = await pendingFor(`${receiver.url}/lease`, 4);
+      for (const e of instances) e.start();
+      for (const deadline = Date.now() + 15_000; (await count(`status = 'delivered'`)) < 4 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      expect(await count(`status = 'delivered'`)).toBe(4);
+      const ids = receiver.received.map((r) => r.headers['webhook-id']);
+      expect(ids, 'each delivery was sent once').toHaveLength(4);
+      expect(new Set(ids).size).toBe(4);
+    } finally {
+      await Promise.all(instances.map((e) => e.stop()));
+      await receiver.close();
+    }
+  }, 30_000);
 });
 
 describe('crash safety', () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { dueDeliveryColumns, toDueDelivery, type DueDelivery } from './attempt-delivery';
-import { rowsOf, ts } from './sql';
+import { jsonRows, rowsOf, ts } from './sql';
 
 export { rowsOf };
 
@@ -52,6 +52,22 @@ export async function claimDueDeliveries(
     )) and w.id = d.webhook_id
     returning ${dueDeliveryColumns(now)}`);
   return rowsOf<Parameters<typeof toDueDelivery>[0]>(result).map(toDueDelivery);
+}
+
+/**
+ * Hands claimed deliveries back before their lease ends (an executor stopping, or one that held a row too
+ * long to start it): each only while the lease is still the one this worker took.
+ */
+export async function releaseDeliveries(db: Queryable, leased: { id: number; leasedUntil: Date }[]): Promise<void> {
+  if (leased.length === 0) return;
+  await db.execute(sql`
+    update webhook_delivery d set lease_until = null
+    from (${jsonRows(
+      leased.map((l) => ({ id: l.id, lease: l.leasedUntil.toISOString() })),
+      'r',
+      'id bigint, lease timestamptz',
+    )}) r
+    where d.id = r.id and d.status = 'pending' and d.lease_until = r.lease`);
 }
 
 /** Due deliveries nobody has taken for a while: announced again by the Inngest sweep. */
