@@ -30,6 +30,100 @@ function blockedCause(e: unknown): BlockedTargetError | undefined {
 type Headers = Record<string, string | string[] | undefined>;
 
 /**
+ * Collects one call's answer for `postJson` and settles it once: with the answer, the error, or the time
+ * limit, whichever comes first. A class, so a call creates one object rather than a closure per callback.
+ */
+class CallHandler implements Dispatcher.DispatchHandler {
+  private settled = false;
+  private controller: Dispatcher.DispatchController | undefined;
+  private statusCode = 0;
+  private headers: Headers = {};
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly timer: NodeJS.Timeout;
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly resolve: (result: CallResult) => void,
+  ) {
+    // The total time limit, from before the connection to the answer's last byte.
+    this.timer = setTimeout(() => this.timedOut(), timeoutMs);
+  }
+
+  private elapsed(): number {
+    return Math.round(performance.now() - this.started);
+  }
+
+  private settle(result: CallResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.resolve(result);
+  }
+
+  private timedOut(): void {
+    this.settle({ ok: false, statusCode: null, error: `timed out after ${this.timeoutMs / 1000} s`, blocked: false, durationMs: this.elapsed() });
+    this.controller?.abort(new Error('timed out'));
+  }
+
+  private answer(truncated: boolean): void {
+    const { statusCode, headers } = this;
+    const body = Buffer.concat(this.chunks).toString('utf8');
+    if (statusCode >= 200 && statusCode < 300) {
+      this.settle({ ok: true, statusCode, headers, body, truncated, durationMs: this.elapsed() });
+      return;
+    }
+    const error = statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : `HTTP ${statusCode}`;
+    this.settle({ ok: false, statusCode, headers, body, error, blocked: false, durationMs: this.elapsed() });
+  }
+
+  fail(e: unknown): void {
+    const blocked = blockedCause(e);
+    if (blocked) return this.settle({ ok: false, statusCode: null, error: blocked.message, blocked: true, durationMs: this.elapsed() });
+    const err = e as Error & { code?: string };
+    const late = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
+    const error = late ? `timed out after ${this.timeoutMs / 1000} s` : `${err.code ? `${err.code}: ` : ''}${err.message}`;
+    this.settle({ ok: false, statusCode: null, error, blocked: false, durationMs: this.elapsed() });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(new Error('timed out'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Headers): void {
+    // 1xx answers (103 Early Hints) come before the final one.
+    if (statusCode < 200) return;
+    this.statusCode = statusCode;
+    this.headers = headers;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled || this.statusCode === 0) return;
+    if (this.size + chunk.length > RESPONSE_MAX_BYTES) {
+      this.chunks.push(chunk.subarray(0, RESPONSE_MAX_BYTES - this.size));
+      this.size = RESPONSE_MAX_BYTES;
+      // The cap is reached: the answer so far is the result, and the rest is not read (the connection is
+      // closed rather than reused for an answer we did not finish).
+      this.answer(true);
+      controller.abort(new Error('answer cut at the read cap'));
+      return;
+    }
+    this.size += chunk.length;
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.answer(false);
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, e: Error): void {
+    this.fail(e);
+  }
+}
+
+/**
  * POSTs a body with undici (keep-alive, no redirects followed, total time limit, capped answer). The
  * address actually dialled is checked; an IP literal is checked here because sockets skip `lookup` for it.
  *
@@ -43,82 +137,11 @@ export function postJson(
   body: string,
   opts: { timeoutMs: number; resolver?: Resolver },
 ): Promise<CallResult> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
-  const failure = (e: unknown): CallResult => {
-    const blocked = blockedCause(e);
-    if (blocked) return { ok: false, statusCode: null, error: blocked.message, blocked: true, durationMs: elapsed() };
-    const err = e as Error & { code?: string };
-    const late = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
-    const error = late ? `timed out after ${opts.timeoutMs / 1000} s` : `${err.code ? `${err.code}: ` : ''}${err.message}`;
-    return { ok: false, statusCode: null, error, blocked: false, durationMs: elapsed() };
-  };
-  let target: URL;
-  try {
-    target = new URL(url);
-    checkLiteralHost(target);
-  } catch (e) {
-    return Promise.resolve(failure(e));
-  }
   return new Promise<CallResult>((resolve) => {
-    let settled = false;
-    let controller: Dispatcher.DispatchController | undefined;
-    let statusCode = 0;
-    let responseHeaders: Headers = {};
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const settle = (result: CallResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(result);
-    };
-    const answer = (truncated: boolean) => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (statusCode >= 200 && statusCode < 300) {
-        return settle({ ok: true, statusCode, headers: responseHeaders, body: text, truncated, durationMs: elapsed() });
-      }
-      const error = statusCode >= 300 && statusCode < 400 ? `redirect (${statusCode}) not followed` : `HTTP ${statusCode}`;
-      settle({ ok: false, statusCode, headers: responseHeaders, body: text, error, blocked: false, durationMs: elapsed() });
-    };
-    // The total time limit, from before the connection to the answer's last byte.
-    const timer = setTimeout(() => {
-      settle({ ok: false, statusCode: null, error: `timed out after ${opts.timeoutMs / 1000} s`, blocked: false, durationMs: elapsed() });
-      controller?.abort(new Error('timed out'));
-    }, opts.timeoutMs);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (settled) c.abort(new Error('timed out'));
-      },
-      onResponseStart(_c, status, h) {
-        // 1xx answers (103 Early Hints) come before the final one.
-        if (status < 200) return;
-        statusCode = status;
-        responseHeaders = h;
-      },
-      onResponseData(c, chunk) {
-        if (settled || statusCode === 0) return;
-        if (size + chunk.length > RESPONSE_MAX_BYTES) {
-          chunks.push(chunk.subarray(0, RESPONSE_MAX_BYTES - size));
-          size = RESPONSE_MAX_BYTES;
-          // The cap is reached: the answer so far is the result, and the rest is not read (the connection
-          // is closed rather than reused for an answer we did not finish).
-          answer(true);
-          c.abort(new Error('answer cut at the read cap'));
-          return;
-        }
-        size += chunk.length;
-        chunks.push(chunk);
-      },
-      onResponseEnd() {
-        answer(false);
-      },
-      onResponseError(_c, e) {
-        settle(failure(e));
-      },
-    };
+    const handler = new CallHandler(opts.timeoutMs, resolve);
     try {
+      const target = new URL(url);
+      checkLiteralHost(target);
       agentFor(opts.resolver ?? systemResolver).dispatch(
         {
           origin: target.origin,
@@ -132,7 +155,7 @@ export function postJson(
         handler,
       );
     } catch (e) {
-      settle(failure(e));
+      handler.fail(e);
     }
   });
 }
