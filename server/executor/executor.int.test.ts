@@ -152,7 +152,7 @@ describe('claiming ahead', () => {
     }
   });
 
-  it('hands back a delivery that waited a quarter of its lease in the queue, so no call outlives its lease', async () => {
+  it('hands back a delivery that waited a quarter of its lease in the queue, so waiting does not push a call past its lease', async () => {
     await stopExecutor();
     // Each call takes 700 ms of a 1 s lease: a delivery queued behind one would end its call 1.4 s after
     // the claim, after its lease, and the other instance would have sent it again by then.
