@@ -6,7 +6,14 @@ import { WakeableSleep } from './wakeable-sleep';
 
 const IDLE_POLL_MS = 1_000;
 
-type QueuedDelivery = { delivery: DueDelivery; leasedUntil: number; claimedAt: number };
+type QueuedDelivery = { delivery: DueDelivery; claimedAt: number };
+
+/** Adds `by` to a webhook's count, dropping it at zero. */
+function count(counts: Map<number, number>, webhookId: number, by: 1 | -1): void {
+  const n = (counts.get(webhookId) ?? 0) + by;
+  if (n > 0) counts.set(webhookId, n);
+  else counts.delete(webhookId);
+}
 
 /**
  * The default executor: a loop in the server process that claims due deliveries and runs them at
@@ -70,7 +77,7 @@ export class EmbeddedExecutor {
     await this.loopDone;
     // What is claimed and not started is handed back, so another instance takes it at once.
     const queued = this.queue.splice(0);
-    for (const q of queued) this.unhold(q.delivery.webhookId);
+    for (const q of queued) count(this.held, q.delivery.webhookId, -1);
     await this.release(queued);
     await Promise.allSettled([...this.tasks, ...this.releasing]);
     await this.outcomes.flush();
@@ -94,8 +101,8 @@ export class EmbeddedExecutor {
           console.error('[executor] claiming failed', e);
         }
         for (const d of claimed) {
-          this.held.set(d.webhookId, (this.held.get(d.webhookId) ?? 0) + 1);
-          this.queue.push({ delivery: d, leasedUntil: now + this.opts.leaseMs, claimedAt: now });
+          count(this.held, d.webhookId, 1);
+          this.queue.push({ delivery: d, claimedAt: now });
         }
         this.startQueued();
       }
@@ -114,14 +121,15 @@ export class EmbeddedExecutor {
    * may take it once the lease runs out, and its call must end well before that.
    */
   private startQueued(): void {
+    if (!this.running) return; // stop() hands the queue back
     const stale: QueuedDelivery[] = [];
     const oldest = Date.now() - this.opts.leaseMs / 4;
     for (let i = 0; i < this.queue.length && this.inFlight < this.opts.concurrency; ) {
       const q = this.queue[i]!;
       if (q.claimedAt < oldest) {
         stale.push(...this.queue.splice(i, 1));
-        this.unhold(q.delivery.webhookId);
-      } else if ((this.busy.get(q.delivery.webhookId) ?? 0) < this.perWebhook && this.running) {
+        count(this.held, q.delivery.webhookId, -1);
+      } else if ((this.busy.get(q.delivery.webhookId) ?? 0) < this.perWebhook) {
         this.queue.splice(i, 1);
         this.run(q.delivery);
       } else i++;
@@ -129,16 +137,11 @@ export class EmbeddedExecutor {
     if (stale.length > 0) void this.release(stale);
   }
 
-  private unhold(webhookId: number): void {
-    const left = (this.held.get(webhookId) ?? 1) - 1;
-    if (left > 0) this.held.set(webhookId, left);
-    else this.held.delete(webhookId);
-  }
-
   /** Hands leases back (on stop, or a queued row that waited too long); should that fail, they lapse. */
   private async release(queued: QueuedDelivery[]): Promise<void> {
     const task = getDb()
-      .then((db) => releaseDeliveries(db, queued.map((q) => ({ id: q.delivery.id, leasedUntil: new Date(q.leasedUntil) }))))
+      // The lease the claim set: its time plus the lease (claimDueDeliveries computes it the same way).
+      .then((db) => releaseDeliveries(db, queued.map((q) => ({ id: q.delivery.id, leasedUntil: new Date(q.claimedAt + this.opts.leaseMs) }))))
       .catch((e: unknown) => console.error('[executor] releasing leases failed', e));
     this.releasing.add(task);
     await task;
@@ -151,16 +154,14 @@ export class EmbeddedExecutor {
    */
   private run(delivery: DueDelivery): void {
     this.inFlight++;
-    this.busy.set(delivery.webhookId, (this.busy.get(delivery.webhookId) ?? 0) + 1);
+    count(this.busy, delivery.webhookId, 1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       this.inFlight--;
-      const left = (this.busy.get(delivery.webhookId) ?? 1) - 1;
-      if (left > 0) this.busy.set(delivery.webhookId, left);
-      else this.busy.delete(delivery.webhookId);
-      this.unhold(delivery.webhookId);
+      count(this.busy, delivery.webhookId, -1);
+      count(this.held, delivery.webhookId, -1);
       // The slot goes to the next queued delivery at once, without waiting for the loop or a claim.
       this.startQueued();
       this.wake();

@@ -62,8 +62,12 @@ class CallHandler implements Dispatcher.DispatchHandler {
     this.resolve(result);
   }
 
+  private get timeoutError(): string {
+    return `timed out after ${this.timeoutMs / 1000} s`;
+  }
+
   private timedOut(): void {
-    this.settle({ ok: false, statusCode: null, error: `timed out after ${this.timeoutMs / 1000} s`, blocked: false, durationMs: this.elapsed() });
+    this.settle({ ok: false, statusCode: null, error: this.timeoutError, blocked: false, durationMs: this.elapsed() });
     this.controller?.abort(new Error('timed out'));
   }
 
@@ -83,7 +87,7 @@ class CallHandler implements Dispatcher.DispatchHandler {
     if (blocked) return this.settle({ ok: false, statusCode: null, error: blocked.message, blocked: true, durationMs: this.elapsed() });
     const err = e as Error & { code?: string };
     const late = err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT';
-    const error = late ? `timed out after ${this.timeoutMs / 1000} s` : `${err.code ? `${err.code}: ` : ''}${err.message}`;
+    const error = late ? this.timeoutError : `${err.code ? `${err.code}: ` : ''}${err.message}`;
     this.settle({ ok: false, statusCode: null, error, blocked: false, durationMs: this.elapsed() });
   }
 
