@@ -2,6 +2,7 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import type { Server } from 'node:http';
 import postgres from 'postgres';
+import type { Dispatcher } from 'undici';
 import autocannon from 'autocannon';
 
 export type LoadResult = {
@@ -319,4 +320,18 @@ export function benchCareplanDefinition(observationCodeId: number) {
     reminders: [{ offset: 1, offsetUnit: 'h' }],
   }));
   return { slug: 'bench', title: 'Bench', inputs: [{ key: 'ref', observationCodeId }], actions };
+}
+
+/**
+ * One POST through undici's `dispatch` with a bare handler that waits for the end of the answer: the
+ * cheapest plain undici client, and the way the executor posts (server/webhooks/http.ts). The handler must
+ * have `onRequestStart`: without it undici 7 expects the older callbacks and `onResponseEnd` never comes.
+ */
+export function dispatchPost(dispatcher: Dispatcher, url: URL, headers: Record<string, string>, body: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    dispatcher.dispatch(
+      { origin: url.origin, path: url.pathname, method: 'POST', headers, body },
+      { onRequestStart: () => {}, onResponseEnd: () => resolve(), onResponseError: (_c, e) => reject(e) },
+    );
+  });
 }

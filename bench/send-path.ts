@@ -1,14 +1,14 @@
 /**
  * bench/send-path: the CPU one signed webhook POST costs the sending process, for the executor's send
  * path (server/webhooks/http.ts `postJson`, a dispatch handler of its own) beside bare undici requests
- * (`request`, and `dispatch` with a handler that only collects the answer) and the pieces that differ. The
+ * (`request`, and `dispatch` with a bare handler, bench/webhooks' second ceiling) and the pieces that differ. The
  * executor's drain is CPU-bound on this machine, so a microsecond per post here is a microsecond per
  * delivery there. Every variant posts the same signed bodies to a receiver in another process, 64 at once,
  * rounds interleaved; the table shows the fastest and median round (this machine's neighbours are noisy).
  */
 import { EventEmitter } from 'node:events';
 import { Agent, request } from 'undici';
-import { percentile, printTable, startReceiverProcess } from './lib';
+import { dispatchPost, percentile, printTable, startReceiverProcess } from './lib';
 
 const PORT = 3302;
 const CONCURRENCY = 64;
@@ -29,7 +29,7 @@ export async function benchSendPath(): Promise<void> {
   const post = (i: number, signal?: AbortSignal | EventEmitter) => request(url(i), { method: 'POST', dispatcher: agent, headers: headers(i), body, signal });
 
   const variants: [string, (i: number) => Promise<unknown>][] = [
-    ['undici request, body dumped (the ceiling)', async (i) => (await post(i)).body.dump()],
+    ['undici request, body dumped (the request ceiling)', async (i) => (await post(i)).body.dump()],
     ['+ AbortSignal.timeout', async (i) => (await post(i, AbortSignal.timeout(15_000))).body.dump()],
     [
       '+ EventEmitter signal and one timer',
@@ -43,32 +43,7 @@ export async function benchSendPath(): Promise<void> {
         }
       },
     ],
-    [
-      'undici dispatch, a handler collects the answer',
-      (i) =>
-        new Promise((resolve, reject) => {
-          const chunks: Buffer[] = [];
-          let status = 0;
-          agent.dispatch(
-            { origin: `http://127.0.0.1:${PORT}`, path: `/w${i % 10}`, method: 'POST', headers: headers(i), body },
-            {
-              onRequestStart() {},
-              onResponseStart(_c: unknown, statusCode: number) {
-                status = statusCode;
-              },
-              onResponseData(_c: unknown, chunk: Buffer) {
-                chunks.push(chunk);
-              },
-              onResponseEnd() {
-                resolve({ status, body: Buffer.concat(chunks).toString('utf8') });
-              },
-              onResponseError(_c: unknown, e: Error) {
-                reject(e);
-              },
-            } as never,
-          );
-        }),
-    ],
+    ['undici dispatch, a bare handler (the dispatch ceiling)', (i) => dispatchPost(agent, new URL(url(i)), headers(i), body)],
     ['postJson (the executor\'s send)', (i) => postJson(url(i), headers(i), body, { timeoutMs: 15_000 })],
   ];
 

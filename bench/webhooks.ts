@@ -10,7 +10,7 @@
 import { fork } from 'node:child_process';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { freshBenchDatabase, percentile, printTable, startReceiverProcess, waitForAll } from './lib';
+import { dispatchPost, freshBenchDatabase, percentile, printTable, startReceiverProcess, waitForAll } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -57,14 +57,7 @@ export async function benchWebhooks(): Promise<void> {
     const res = await request(`http://127.0.0.1:${PORT}/w${n % WEBHOOKS}`, { method: 'POST', dispatcher: agent, headers: headersOf(String(n)), body });
     await res.body.dump();
   };
-  const viaDispatch = (n: number) =>
-    new Promise<void>((resolve, reject) => {
-      agent.dispatch(
-        { origin: `http://127.0.0.1:${PORT}`, path: `/w${n % WEBHOOKS}`, method: 'POST', headers: headersOf(String(n)), body },
-        // onRequestStart marks the handler as undici 7's kind (without it, the older callbacks are expected).
-        { onRequestStart: () => {}, onResponseEnd: () => resolve(), onResponseError: (_c, e) => reject(e) },
-      );
-    });
+  const viaDispatch = (n: number) => dispatchPost(agent, new URL(`http://127.0.0.1:${PORT}/w${n % WEBHOOKS}`), headersOf(String(n)), body);
   const postAll = async (total: number, post: (n: number) => Promise<void>) => {
     let next = 0;
     await Promise.all(
