@@ -145,11 +145,15 @@ async function profileDrain(): Promise<void> {
       from generate_series(1, ${Math.ceil(DELIVERIES / WEBHOOKS)})`;
   }
   await sql`analyze webhook_delivery`;
+  // BENCH_DRAIN_PROFILER=0: the per-process CPU alone, without the profiler's own cost in this process.
+  const profiling = process.env.BENCH_DRAIN_PROFILER !== '0';
   const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.setSamplingInterval', { interval: 500 });
-  await session.post('Profiler.start');
+  if (profiling) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 500 });
+    await session.post('Profiler.start');
+  }
   const commits = async () => (await sql<{ n: number }[]>`select xact_commit::int as n from pg_stat_database where datname = current_database()`)[0]!.n;
   const commits0 = await commits();
   const cpu0 = cpuByProcess({ 'executor (this process)': process.pid, receiver: receiver.pid });
@@ -160,18 +164,19 @@ async function profileDrain(): Promise<void> {
   const cpu1 = cpuByProcess({ 'executor (this process)': process.pid, receiver: receiver.pid });
   // Statements outside a transaction commit one each: what the drain asked of the database.
   const statements = (await commits()) - commits0 - 1;
-  const { profile } = await session.post('Profiler.stop');
-  session.disconnect();
+  const profile = profiling ? (await session.post('Profiler.stop')).profile : undefined;
+  if (profiling) session.disconnect();
   await stopExecutor();
   const [left] = await sql<{ n: number }[]>`select count(*)::int as n from webhook_delivery where status <> 'delivered'`;
   await sql.end();
   receiver.stop();
   await closeDb();
-  console.log(`drained ${arrivals.length} deliveries in ${seconds.toFixed(1)} s (${Math.round(arrivals.length / seconds)}/s under the profiler), ${left!.n} not marked delivered; ${statements} statements (transactions), ${(arrivals.length / statements).toFixed(1)} deliveries each`);
+  console.log(`drained ${arrivals.length} deliveries in ${seconds.toFixed(1)} s (${Math.round(arrivals.length / seconds)}/s${profiling ? ' under the profiler' : ', not profiled'}), ${left!.n} not marked delivered; ${statements} statements (transactions), ${(arrivals.length / statements).toFixed(1)} deliveries each`);
   printTable('CPU during the drain, per process (from /proc)', Object.keys(cpu1).map((k) => {
     const used = cpu1[k]! - (cpu0[k] ?? 0);
     return { process: k, 'CPU s': used.toFixed(2), 'cores busy': (used / seconds).toFixed(2), 'µs per delivery': Math.round((used / arrivals.length) * 1e6) };
   }));
+  if (!profile) return;
   summariseProfile(profile as unknown as Profile, 'executor drain');
   fs.mkdirSync(DIR, { recursive: true });
   fs.writeFileSync(path.join(DIR, 'drain.cpuprofile'), JSON.stringify(profile));

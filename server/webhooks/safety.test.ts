@@ -106,6 +106,19 @@ describe('postJson', () => {
     expect(ok).toMatchObject({ ok: true, statusCode: 200 });
   });
 
+  it('refuses an IP literal host on every call, not only the first (the verdict is kept per host), and allows a loopback one', async () => {
+    for (let i = 0; i < 3; i++) {
+      const refused = await postJson('http://169.254.169.254/latest/meta-data/', {}, '{}', { timeoutMs: 2_000 });
+      expect(refused).toMatchObject({ ok: false, blocked: true, statusCode: null });
+      expect(!refused.ok && refused.error).toContain('linkLocal');
+      const embedded = await postJson('http://[::ffff:10.0.0.1]:8080/x', {}, '{}', { timeoutMs: 2_000 });
+      expect(!embedded.ok && embedded.error).toContain('it embeds 10.0.0.1');
+    }
+    const before = hits;
+    for (let i = 0; i < 2; i++) expect(await postJson(`${base}/ok`, {}, '{}', { timeoutMs: 2_000 })).toMatchObject({ ok: true, statusCode: 200 });
+    expect(hits - before).toBe(2);
+  });
+
   it('times out, and cuts answers at the read cap without counting them as failures (CONTRACT 7)', async () => {
     const slow = await postJson(`${base}/slow`, {}, '{}', { timeoutMs: 300 });
     expect(slow).toMatchObject({ ok: false, statusCode: null, error: 'timed out after 0.3 s' });
