@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { getEnv } from '@/server/env';
+import { remembered } from './remembered';
 
 const scryptAsync = promisify(scrypt) as (pw: string, salt: Buffer, len: number, opts: object) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
@@ -67,13 +68,8 @@ export function decryptSecret(stored: string): string {
   const key = derivedKey('secret-encryption');
   let decrypted = decryptedBy.get(key);
   if (!decrypted) decryptedBy.set(key, (decrypted = new Map()));
-  const known = decrypted.get(stored);
-  if (known !== undefined) return known;
-  const plain = decryptStored(stored, key);
   // Webhook secrets are few and read for every delivery: keep the recent ones (at most 1,000).
-  if (decrypted.size >= 1000) decrypted.delete(decrypted.keys().next().value!);
-  decrypted.set(stored, plain);
-  return plain;
+  return remembered(decrypted, stored, () => decryptStored(stored, key));
 }
 /** Secrets already decrypted, per encryption key (a changed AUTH_SECRET finds none of them). */
 const decryptedBy = new WeakMap<Buffer, Map<string, string>>();

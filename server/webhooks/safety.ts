@@ -2,6 +2,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { remembered } from '@/server/core/remembered';
 import { getEnv, type Cidr } from '@/server/env';
 
 /**
@@ -107,30 +108,26 @@ export function filteringLookup(resolver: Resolver = systemResolver) {
 }
 
 /**
- * Hosts already judged, under the policy they were judged by: null when allowed (or not an IP literal),
- * else why not. The policy is fixed for the process, and a webhook's host is checked on every delivery;
- * parsing it each time was 2 % of the executor's CPU. At most 1,000 hosts are kept.
+ * Hosts already judged: null when allowed (or not an IP literal), else why not. The policy is fixed for
+ * the process, and a webhook's host is checked on every delivery; parsing it each time was 2 % of the
+ * executor's CPU. At most 1,000 hosts are kept.
  */
-const literalVerdicts = new WeakMap<Policy, Map<string, { address: string; reason: string } | null>>();
+const literalVerdicts = new Map<string, { address: string; reason: string } | null>();
+
+function judgeLiteralHost(hostname: string): { address: string; reason: string } | null {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  try {
+    if (net.isIP(host)) checkAddress(host);
+    return null;
+  } catch (e) {
+    if (!(e instanceof BlockedTargetError)) throw e;
+    return { address: e.address, reason: e.reason };
+  }
+}
 
 /** Sockets skip `lookup` for IP literals, so those are checked before dialling. */
 export function checkLiteralHost(url: URL): void {
-  const policy = outboundPolicy();
-  let verdicts = literalVerdicts.get(policy);
-  if (!verdicts) literalVerdicts.set(policy, (verdicts = new Map()));
-  let verdict = verdicts.get(url.hostname);
-  if (verdict === undefined) {
-    verdict = null;
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    try {
-      if (net.isIP(host)) checkAddress(host, policy);
-    } catch (e) {
-      if (!(e instanceof BlockedTargetError)) throw e;
-      verdict = { address: e.address, reason: e.reason };
-    }
-    if (verdicts.size >= 1000) verdicts.delete(verdicts.keys().next().value!);
-    verdicts.set(url.hostname, verdict);
-  }
+  const verdict = remembered(literalVerdicts, url.hostname, () => judgeLiteralHost(url.hostname));
   // A new error each time, so its stack is the caller's.
   if (verdict) throw new BlockedTargetError(verdict.address, verdict.reason);
 }

@@ -1,4 +1,5 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
+import { remembered } from '@/server/core/remembered';
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 24 random bytes. */
 export function generateWebhookSecret(): string {
@@ -11,15 +12,8 @@ export function generateWebhookSecret(): string {
  * 1,000 are kept (secrets are already held in memory, decrypted, for the same reason).
  */
 const keys = new Map<string, KeyObject>();
-function signingKey(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
-    if (keys.size >= 1000) keys.delete(keys.keys().next().value!);
-    keys.set(secret, key);
-  }
-  return key;
-}
+const signingKey = (secret: string): KeyObject =>
+  remembered(keys, secret, () => createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64')));
 
 /**
  * `webhook-signature` per Standard Webhooks: `v1,<base64 HMAC-SHA256(id.timestamp.body)>` for each active
