@@ -1,16 +1,20 @@
 // Loaded with NODE_OPTIONS=--require by bench/soak: every MEMORY_PROBE_MS (default 60 s) each Node
 // process appends its RSS and heap to MEMORY_PROBE_FILE as one JSON line. Heap used is also read each
 // second, and the line carries that minute's lowest reading: the heap just after a collection, what is
-// really held, as opposed to garbage not yet collected. Not part of the app.
+// really held, as opposed to garbage not yet collected; and the minute's lowest RSS, the process's size
+// at the bottom of the collector's sawtooth rather than wherever one sample falls on it. Not part of the app.
 const fs = require('node:fs');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const file = process.env.MEMORY_PROBE_FILE;
 if (file) {
   let heapUsedMin = Infinity;
+  let rssMin = Infinity;
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   setInterval(() => {
-    heapUsedMin = Math.min(heapUsedMin, process.memoryUsage().heapUsed);
+    const m = process.memoryUsage();
+    heapUsedMin = Math.min(heapUsedMin, m.heapUsed);
+    rssMin = Math.min(rssMin, m.rss);
   }, 1000).unref();
   const sample = () => {
     const m = process.memoryUsage();
@@ -21,12 +25,14 @@ if (file) {
       rss: m.rss,
       heapUsed: m.heapUsed,
       heapUsedMin: Math.min(heapUsedMin, m.heapUsed),
+      rssMin: Math.min(rssMin, m.rss),
       heapTotal: m.heapTotal,
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       loopDelayP99Ms: Math.round(delay.percentile(99) / 1e5) / 10,
     };
     heapUsedMin = Infinity;
+    rssMin = Infinity;
     delay.reset();
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   };

@@ -57,7 +57,7 @@ function statementFamilies(prepared: Map<string, number>): { family: string; tex
   return [...families].map(([family, f]) => ({ family, ...f })).sort((a, b) => b.texts - a.texts);
 }
 
-type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; heapTotal: number; loopDelayP99Ms: number };
+type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number };
 
 /** Least-squares slope of y over t, in y-units per 10 minutes. */
 function slopePer10Min(points: { t: number; y: number }[]): number {
@@ -212,6 +212,14 @@ export async function benchSoak(): Promise<void> {
         value: `${mb(after10[0]?.heapUsedMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapUsedMin)))} / ${mb(after10.at(-1)?.heapUsedMin ?? NaN)}`,
       },
       { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin) },
+      // RSS read each second, lowest each minute: the floor of the collector's sawtooth. The once-a-minute
+      // RSS above lands anywhere on it (it swung by 150 MB within a minute in the thirteenth pass's soak),
+      // so its slope takes its sign from where the last samples fell; a leak raises the floor.
+      {
+        measure: 'server RSS floor MB (lowest each minute: first / peak / last during the load)',
+        value: `${mb(after10[0]?.rssMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.rssMin)))} / ${mb(after10.at(-1)?.rssMin ?? NaN)}`,
+      },
+      { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rssMin) },
       { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
