@@ -70,6 +70,16 @@ function slopePer10Min(points: { t: number; y: number }[]): number {
   return (num / den) * 600_000;
 }
 
+/** The lowest `rssMin` in each `minutes` consecutive samples (one a minute), at the window's middle. */
+export function rssFloors(samples: { t: number; rssMin: number }[], minutes: number): { t: number; y: number }[] {
+  const floors: { t: number; y: number }[] = [];
+  for (let i = 0; i + minutes <= samples.length; i += minutes) {
+    const w = samples.slice(i, i + minutes);
+    floors.push({ t: (w[0]!.t + w.at(-1)!.t) / 2, y: Math.min(...w.map((s) => s.rssMin)) });
+  }
+  return floors;
+}
+
 export async function benchSoak(): Promise<void> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
   await (await import('@/db/client')).closeDb();
@@ -201,6 +211,7 @@ export async function benchSoak(): Promise<void> {
     const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
     // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
     const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
+    const floors = rssFloors(after10, 5);
     const slope = (bytes: (s: Sample) => number) => (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 }))) * 100) / 100).toString();
     printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: `${mb(server[0]!.rss)} / ${mb(Math.max(...server.map((s) => s.rss)))} / ${mb(server.at(-1)!.rss)}` },
@@ -212,14 +223,15 @@ export async function benchSoak(): Promise<void> {
         value: `${mb(after10[0]?.heapUsedMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapUsedMin)))} / ${mb(after10.at(-1)?.heapUsedMin ?? NaN)}`,
       },
       { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin) },
-      // RSS read each second, lowest each minute: the floor of the collector's sawtooth. The once-a-minute
-      // RSS above lands anywhere on it (it swung by 150 MB within a minute in the thirteenth pass's soak),
-      // so its slope takes its sign from where the last samples fell; a leak raises the floor.
+      // The RSS sampled once a minute lands anywhere on the collector's sawtooth (it swung by 150 MB from one
+      // minute to the next in the thirteenth pass's soak), so a line through it takes its sign from where
+      // the last samples fell. The floor does not: RSS read each second, the lowest of each five minutes
+      // (major collections came every one to five minutes). A leak raises the floor.
       {
-        measure: 'server RSS floor MB (lowest each minute: first / peak / last during the load)',
-        value: `${mb(after10[0]?.rssMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.rssMin)))} / ${mb(after10.at(-1)?.rssMin ?? NaN)}`,
+        measure: 'server RSS floor MB (lowest in each 5 min of the load: first / peak / last)',
+        value: `${mb(floors[0]?.y ?? NaN)} / ${mb(Math.max(...floors.map((f) => f.y)))} / ${mb(floors.at(-1)?.y ?? NaN)}`,
       },
-      { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rssMin) },
+      { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(floors.map((f) => ({ t: f.t, y: f.y / 1048576 }))) * 100) / 100).toString() },
       { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
