@@ -154,10 +154,12 @@ describe('claiming ahead', () => {
 
   it('hands back a delivery that waited a quarter of its lease in the queue, so waiting does not push a call past its lease', async () => {
     await stopExecutor();
-    // Each call takes 700 ms of a 1 s lease: a delivery queued behind one would end its call 1.4 s after
-    // the claim, after its lease, and the other instance would have sent it again by then.
-    const receiver = await startReceiver(() => ({ delayMs: 700 }));
-    const options = { concurrency: 1, perWebhook: 1, leaseMs: 1_000 };
+    // Each call takes 1.2 s of a 2 s lease: a delivery queued behind one would end its call 2.4 s after the
+    // claim, after its lease, and the other instance would have sent it again by then. Started within a
+    // quarter of the lease, a call ends by 1.7 s: 300 ms to write its outcome. (At 700 ms of a 1 s lease
+    // that margin was 50 ms, and a loaded CI machine once wrote an outcome later than that.)
+    const receiver = await startReceiver(() => ({ delayMs: 1_200 }));
+    const options = { concurrency: 1, perWebhook: 1, leaseMs: 2_000 };
     const instances = [new EmbeddedExecutor(options), new EmbeddedExecutor(options)];
     try {
       const { count } = await pendingFor(`${receiver.url}/lease`, 4);
