@@ -71,7 +71,7 @@ function slopePer10Min(points: { t: number; y: number }[]): number {
 }
 
 /** The lowest `rssMin` in each `minutes` consecutive samples (one a minute), at the window's middle. */
-export function rssFloors(samples: { t: number; rssMin: number }[], minutes: number): { t: number; y: number }[] {
+function rssFloors(samples: { t: number; rssMin: number }[], minutes: number): { t: number; y: number }[] {
   const floors: { t: number; y: number }[] = [];
   for (let i = 0; i + minutes <= samples.length; i += minutes) {
     const w = samples.slice(i, i + minutes);
@@ -212,7 +212,8 @@ export async function benchSoak(): Promise<void> {
     // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
     const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
     const floors = rssFloors(after10, 5);
-    const slope = (bytes: (s: Sample) => number) => (Math.round(slopePer10Min(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 }))) * 100) / 100).toString();
+    const rounded = (points: { t: number; y: number }[]) => (Math.round(slopePer10Min(points) * 100) / 100).toString();
+    const slope = (bytes: (s: Sample) => number) => rounded(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
     printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: `${mb(server[0]!.rss)} / ${mb(Math.max(...server.map((s) => s.rss)))} / ${mb(server.at(-1)!.rss)}` },
       { measure: 'server heap used MB (start / peak / end)', value: `${mb(server[0]!.heapUsed)} / ${mb(Math.max(...server.map((s) => s.heapUsed)))} / ${mb(server.at(-1)!.heapUsed)}` },
@@ -231,7 +232,7 @@ export async function benchSoak(): Promise<void> {
         measure: 'server RSS floor MB (lowest in each 5 min of the load: first / peak / last)',
         value: `${mb(floors[0]?.y ?? NaN)} / ${mb(Math.max(...floors.map((f) => f.y)))} / ${mb(floors.at(-1)?.y ?? NaN)}`,
       },
-      { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: (Math.round(slopePer10Min(floors.map((f) => ({ t: f.t, y: f.y / 1048576 }))) * 100) / 100).toString() },
+      { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: rounded(floors.map((f) => ({ t: f.t, y: f.y / 1048576 }))) },
       { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },

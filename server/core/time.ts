@@ -36,7 +36,7 @@ export function isoString(t: number): string {
 
 /** Timestamps leave the service as ISO 8601 in UTC with `Z`. */
 export const iso = (d: Date) => isoString(d.getTime());
-export const isoOrNull = (d: Date | null | undefined) => (d ? isoString(d.getTime()) : null);
+export const isoOrNull = (d: Date | null | undefined) => (d ? iso(d) : null);
 
 /** A timestamp in a response. */
 export const timestampSchema = z.string().meta({ format: 'date-time', example: '2026-01-31T09:30:00.000Z' });

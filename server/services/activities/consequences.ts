@@ -4,6 +4,7 @@ import type { ServiceContext } from '@/server/context';
 import { recordEvents } from '@/server/events/emit';
 import { toActivityDto, type ActivityRow } from './dto';
 import { nextDueAt } from './lifecycle';
+import { iso } from '@/server/core/time';
 
 /**
  * Activities changed as a consequence of another operation (CONTRACT 9): a questionnaire activity
@@ -17,7 +18,7 @@ export async function completeActivityBy(tx: ServiceContext, activity: ActivityR
     .set({ status: 'completed', completedAt, nextDueAt: null, remindAt: null, failures: 0, ...link, updatedAt: completedAt })
     .where(eq(activities.id, activity.id))
     .returning();
-  await recordEvents(tx, 'activity_update', [{ params: { id: activity.id, status: 'completed', completedAt: completedAt.toISOString(), ...link }, responseData: toActivityDto(row!) }]);
+  await recordEvents(tx, 'activity_update', [{ params: { id: activity.id, status: 'completed', completedAt: iso(completedAt), ...link }, responseData: toActivityDto(row!) }]);
   return row!;
 }
 

@@ -7,6 +7,7 @@ import { recordEvents } from '@/server/events/emit';
 import { toActivityDto } from './dto';
 import { existingReferences } from './references';
 import { scheduleAction } from './schedule';
+import { iso, isoOrNull } from '@/server/core/time';
 
 /**
  * The activities of a care plan as its definition plans them: created from actions and an anchor,
@@ -109,16 +110,16 @@ export async function moveActivities(tx: ServiceContext, moves: ActivityMove[]) 
           moves.length,
           moves.map((m) => ({
             id: m.id,
-            activateAt: m.times.activateAt.toISOString(),
-            endAt: m.times.endAt?.toISOString() ?? null,
-            remindAt: m.times.remindAt?.toISOString() ?? null,
-            nextDueAt: m.times.nextDueAt?.toISOString() ?? null,
+            activateAt: iso(m.times.activateAt),
+            endAt: isoOrNull(m.times.endAt),
+            remindAt: isoOrNull(m.times.remindAt),
+            nextDueAt: isoOrNull(m.times.nextDueAt),
             updatedAt: now,
           })),
         );
   await recordEvents(
     tx,
     'activity_update',
-    movedRows.map((row) => ({ params: { id: row.id, activateAt: row.activateAt.toISOString(), endAt: row.endAt?.toISOString() ?? null }, responseData: toActivityDto(row) })),
+    movedRows.map((row) => ({ params: { id: row.id, activateAt: iso(row.activateAt), endAt: isoOrNull(row.endAt) }, responseData: toActivityDto(row) })),
   );
 }

@@ -7,6 +7,7 @@ import { emit, recordEvents, type Hook } from '@/server/events/emit';
 import { toActivityDto, type ActivityRow } from './dto';
 import { applyDefault, applyHandled, dueTransition, reminderAt, type Transition, type TransitionEvent } from './lifecycle';
 import { toNotificationDto } from './notifications';
+import { isoOrNull } from '@/server/core/time';
 
 type NotificationRow = typeof notifications.$inferSelect;
 
@@ -26,8 +27,8 @@ function transitionAudit(before: ActivityRow, after: ActivityRow, notification?:
     action: 'update',
     resource: 'activity',
     resourceId: before.id,
-    before: { status: before.status, remindAt: before.remindAt?.toISOString() ?? null },
-    after: { status: after.status, remindAt: after.remindAt?.toISOString() ?? null },
+    before: { status: before.status, remindAt: isoOrNull(before.remindAt) },
+    after: { status: after.status, remindAt: isoOrNull(after.remindAt) },
     extra: notification ? { notification: { before: null, after: { id: notification.id, title: notification.title, status: notification.status } } } : undefined,
   };
 }

@@ -5,6 +5,7 @@ import { projectTimeZone } from '@/server/services/projects/projects';
 import { isCalendarDate, startOfDateIn } from '@/server/core/offsets';
 import { scheduleAction } from '@/server/services/activities/schedule';
 import { reminderSchedule } from '@/server/services/activities/lifecycle';
+import { iso, isoOrNull } from '@/server/core/time';
 
 export type PreviewActivity = { actionKey: string; type: string; display: string; actorType: string; anchor: string; activateAt: string; endAt: string | null; remindAt: string | null; reminders: string[] };
 
@@ -30,11 +31,11 @@ export async function previewTimeline(
       display: action.display,
       actorType: action.actorType ?? 'subject',
       anchor: action.inputKey ?? '',
-      activateAt: t.activateAt.toISOString(),
-      endAt: t.endAt?.toISOString() ?? null,
-      remindAt: t.remindAt?.toISOString() ?? null,
-      reminders: reminderSchedule(action.reminders ?? [], t.activateAt, timeZone).map((r) => r.at.toISOString()),
+      activateAt: iso(t.activateAt),
+      endAt: isoOrNull(t.endAt),
+      remindAt: isoOrNull(t.remindAt),
+      reminders: reminderSchedule(action.reminders ?? [], t.activateAt, timeZone).map((r) => iso(r.at)),
     });
   }
-  return { timeZone, start: start.toISOString(), activities };
+  return { timeZone, start: iso(start), activities };
 }

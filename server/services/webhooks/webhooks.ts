@@ -72,7 +72,7 @@ async function healthOf(ctx: ServiceContext, ids: number[]): Promise<Map<number,
     .where(inArray(webhooks.id, ids));
   for (const r of rows) {
     out.set(r.id, {
-      lastDeliveryAt: r.lastAt ? new Date(r.lastAt).toISOString() : null,
+      lastDeliveryAt: r.lastAt ? iso(new Date(r.lastAt)) : null,
       lastDeliveryStatus: r.lastStatus ?? null,
       deliveries24h: r.total,
       successRate24h: r.total > 0 ? r.delivered / r.total : null,
@@ -281,7 +281,7 @@ export async function recoverWebhook(ctx: ServiceContext, id: number, since: str
       resourceId: id,
       before: { enabled: current.enabled, disabledReason: current.disabledReason },
       after: { enabled: true, disabledReason: null },
-      extra: { recovered: { before: null, after: { since: from.toISOString(), queued: rows.length } } },
+      extra: { recovered: { before: null, after: { since: iso(from), queued: rows.length } } },
     });
     onCommit(tx, () => announceNewWork(rows.map((r) => ({ deliveryId: r.id, webhookId: id }))));
     return rows.length;
