@@ -24,4 +24,12 @@ describe('environment validation at boot (defect 9)', () => {
     expect(env).toMatchObject({ DB_STATEMENT_TIMEOUT_MS: 2500, RATE_LIMIT_PER_MINUTE: 0, CAREBASE_TRUST_PROXY: true, CAREBASE_PUBLIC_URL: 'https://care.example.org' });
     expect(() => parseEnv({ ...base, CAREBASE_PUBLIC_URL: 'ftp://x' })).toThrow('CAREBASE_PUBLIC_URL');
   });
+
+  it('keeps the executor lease at 30 s or more in production, so a call may take the 15 s the contract gives it', () => {
+    expect(() => parseEnv({ ...base, EXECUTOR_LEASE_MS: '20000' })).toThrow(/EXECUTOR_LEASE_MS: at least 30000 in production/);
+    expect(parseEnv({ ...base, EXECUTOR_LEASE_MS: '30000' }).EXECUTOR_LEASE_MS).toBe(30_000);
+    expect(parseEnv({ ...base }).EXECUTOR_LEASE_MS).toBe(60_000);
+    // Tests and development may use a short lease (the crash tests take 2 s); calls are then cut at half of it.
+    expect(parseEnv({ NODE_ENV: 'test', EXECUTOR_LEASE_MS: '2000' }).EXECUTOR_LEASE_MS).toBe(2_000);
+  });
 });

@@ -65,6 +65,15 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
+    // A call is cut at half the lease (so it ends before another instance may claim the row); under 30 s
+    // that would cut it before the contract's 15 s. Tests use shorter leases to see a crash recovered.
+    if (env.EXECUTOR_LEASE_MS < 30_000) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['EXECUTOR_LEASE_MS'],
+        message: 'at least 30000 in production: a delivery may take 15 s to answer, and its call is cut at half the lease',
+      });
+    }
     for (const [range, bits] of env.WEBHOOK_ALLOWED_CIDRS) {
       if (bits < MIN_PREFIX[range.kind()]) {
         ctx.addIssue({

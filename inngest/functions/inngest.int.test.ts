@@ -1,7 +1,7 @@
 import { InngestTestEngine } from '@inngest/test';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activities, webhookDeliveries } from '@/db/schema';
+import { activities, webhookAttempts, webhookDeliveries } from '@/db/schema';
 import { resetEnvForTests } from '@/server/env';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
@@ -61,6 +61,24 @@ describe('Inngest functions (CAREBASE_EXECUTOR=inngest)', () => {
     expect(got).toHaveLength(2);
     expect(got[0]!.headers['webhook-id']).toBe(got[1]!.headers['webhook-id']);
     receiver.setReply(() => ({}));
+  });
+
+  it('deliver-webhook cuts a call at half the lease, so the row cannot be claimed again while the call is out', async () => {
+    const { deliverNamed } = await import('@/server/jobs/attempt-delivery');
+    receiver.setReply((r) => (r.path === '/inngest-slow' ? { delayMs: 4_000 } : {}));
+    try {
+      const { delivery, db } = await pendingDelivery('/inngest-slow');
+      const startedAt = Date.now();
+      // The step the function runs, with a 2 s lease (EXECUTOR_LEASE_MS): the call stops at 1 s.
+      const { outcome, nextAttemptAt } = await deliverNamed(db, delivery.id, 2_000);
+      expect(Date.now() - startedAt).toBeLessThan(2_000);
+      expect(outcome).toBe('retry');
+      expect(nextAttemptAt).not.toBeNull();
+      const [attempt] = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, delivery.id));
+      expect(attempt).toMatchObject({ attempt: 1, statusCode: null, error: 'timed out after 1 s' });
+    } finally {
+      receiver.setReply(() => ({}));
+    }
   });
 
   it('sweep-due-work announces deliveries nobody took', async () => {

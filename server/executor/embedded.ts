@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { attemptDue, type DueDelivery } from '@/server/jobs/attempt-delivery';
+import { attemptDue, callTimeoutFor, type DueDelivery } from '@/server/jobs/attempt-delivery';
 import { claimDueDeliveries, releaseDeliveries } from '@/server/jobs/claim-deliveries';
 import { OutcomeBatcher } from './outcome-batcher';
 import { WakeableSleep } from './wakeable-sleep';
@@ -43,6 +43,11 @@ export class EmbeddedExecutor {
       concurrency: number;
       leaseMs: number;
       perWebhook?: number;
+      /**
+       * How long a call may take; by default `callTimeoutFor(leaseMs)` (15 s, or half a short lease). A
+       * test of the hand-back sets it longer, to make a queued call outlast its lease.
+       */
+      callTimeoutMs?: number;
       /** Called when a claim fills every free slot: more is due than the executor can take at once. */
       onBacklog?: () => void;
     },
@@ -51,6 +56,10 @@ export class EmbeddedExecutor {
   /** Slots plus as many claimed ahead. */
   private get capacity(): number {
     return 2 * this.opts.concurrency;
+  }
+
+  private get callTimeoutMs(): number {
+    return this.opts.callTimeoutMs ?? callTimeoutFor(this.opts.leaseMs);
   }
 
   private get perWebhook(): number {
@@ -118,7 +127,7 @@ export class EmbeddedExecutor {
   /**
    * Starts queued deliveries in the free slots, oldest claim first, skipping a webhook that has its share
    * of slots. One that waited longer than a quarter of its lease is handed back instead: another instance
-   * may take it once the lease runs out, and its call must end well before that.
+   * may take it once the lease runs out, and its call (at most half the lease) must end well before that.
    */
   private startQueued(): void {
     if (!this.running) return; // stop() hands the queue back
@@ -167,7 +176,7 @@ export class EmbeddedExecutor {
       this.wake();
     };
     const task = getDb()
-      .then((db) => attemptDue(db, delivery, { record: this.outcomes.record, sent: release }))
+      .then((db) => attemptDue(db, delivery, { record: this.outcomes.record, sent: release, timeoutMs: this.callTimeoutMs }))
       .catch((e: unknown) => console.error(`[executor] delivery ${delivery.id} failed to run`, e))
       .finally(() => {
         release();

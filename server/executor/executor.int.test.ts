@@ -125,7 +125,11 @@ describe('claiming ahead', () => {
     for (let i = 0; i < n; i++) await api.post('/member', { name: `ahead ${i}` });
     const count = async (where: string) =>
       rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from webhook_delivery where webhook_id = ${webhook.id} and ${sql.raw(where)}`))[0]!.n;
-    return { count };
+    const attempts = async () =>
+      rowsOf<{ error: string | null; durationMs: number }>(
+        await db.execute(sql`select a.error, a.duration_ms as "durationMs" from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where d.webhook_id = ${webhook.id} order by a.id`),
+      );
+    return { count, attempts };
   }
 
   it('hands back what it claimed ahead when it stops, so another instance starts on it at once', async () => {
@@ -158,8 +162,10 @@ describe('claiming ahead', () => {
     // claim, after its lease, and the other instance would have sent it again by then. Started within a
     // quarter of the lease, a call ends by 1.7 s: 300 ms to write its outcome. (At 700 ms of a 1 s lease
     // that margin was 50 ms, and a loaded CI machine once wrote an outcome later than that.)
+    // By default a call is cut at half its lease (the test below); these calls are set to run longer, so
+    // only the hand-back keeps a queued one from outlasting its lease.
     const receiver = await startReceiver(() => ({ delayMs: 1_200 }));
-    const options = { concurrency: 1, perWebhook: 1, leaseMs: 2_000 };
+    const options = { concurrency: 1, perWebhook: 1, leaseMs: 2_000, callTimeoutMs: 15_000 };
     const instances = [new EmbeddedExecutor(options), new EmbeddedExecutor(options)];
     try {
       const { count } = await pendingFor(`${receiver.url}/lease`, 4);
@@ -169,6 +175,32 @@ describe('claiming ahead', () => {
       const ids = receiver.received.map((r) => r.headers['webhook-id']);
       expect(ids, 'each delivery was sent once').toHaveLength(4);
       expect(new Set(ids).size).toBe(4);
+    } finally {
+      await Promise.all(instances.map((e) => e.stop()));
+      await receiver.close();
+    }
+  }, 30_000);
+  it('cuts a call at half a short lease, so another instance does not send the delivery again while it runs', async () => {
+    await stopExecutor();
+    // The receiver answers after 4 s; the lease is 2 s. Uncut, the call would still be out when the lease
+    // ran out, and the idle instance would claim the row and send it a second time.
+    const receiver = await startReceiver(() => ({ delayMs: 4_000 }));
+    const options = { concurrency: 1, perWebhook: 1, leaseMs: 2_000 };
+    const instances = [new EmbeddedExecutor(options), new EmbeddedExecutor(options)];
+    try {
+      const { count, attempts } = await pendingFor(`${receiver.url}/cut`, 1);
+      const startedAt = Date.now();
+      for (const e of instances) e.start();
+      for (const deadline = Date.now() + 10_000; (await attempts()).length < 1 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      const [attempt] = await attempts();
+      expect(attempt?.error).toBe('timed out after 1 s');
+      expect(attempt?.durationMs).toBeLessThan(1_500);
+      // The row waits for its retry (5 s ± 20 %), unleased: no instance may take it before then.
+      expect(await count(`status = 'pending' and attempt_count = 1 and lease_until is null and next_attempt_at > now() + interval '2 seconds'`)).toBe(1);
+      // Past the lease the first claim set, and past the idle instance's next poll: still one request.
+      while (Date.now() < startedAt + 2_000 + 1_500) await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.received).toHaveLength(1);
+      expect(await attempts()).toHaveLength(1);
     } finally {
       await Promise.all(instances.map((e) => e.stop()));
       await receiver.close();

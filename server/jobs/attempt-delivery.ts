@@ -15,6 +15,15 @@ import { jsonRows, rowsOf, ts } from './sql';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'blocked' | 'skipped';
 
+/**
+ * How long a leased delivery's call may take: 15 s, or half the lease when that is shorter. The embedded
+ * executor starts a call within a quarter of its lease (or hands the row back), so a call ends with at
+ * least a quarter of the lease left to write its outcome before another instance may claim the row.
+ */
+export function callTimeoutFor(leaseMs: number): number {
+  return Math.min(AFTER_TIMEOUT_MS, Math.floor(leaseMs / 2));
+}
+
 /** A pending delivery with everything its attempt needs, as the claim query returns it. */
 export type DueDelivery = {
   id: number;
@@ -145,12 +154,13 @@ async function disableWebhook(db: Queryable, webhookId: number, reason: string, 
  * The job behind every executor: one attempt of one `after` delivery, and its outcome written to the
  * row (delivered, retry at the next step, failed, blocked). The webhook's failure clock starts at its
  * first failure and stops at any success; 410 or five days of failure disable it. `sent` is called once
- * the POST has its answer, before the outcome is written.
+ * the POST has its answer, before the outcome is written. `timeoutMs` cuts the call (default 15 s; a
+ * leased attempt passes `callTimeoutFor(lease)`).
  */
 export async function attemptDue(
   db: Queryable,
   d: DueDelivery,
-  opts: { now?: Date; resolver?: Resolver; record?: (outcome: Outcome) => Promise<void>; sent?: () => void } = {},
+  opts: { now?: Date; resolver?: Resolver; record?: (outcome: Outcome) => Promise<void>; sent?: () => void; timeoutMs?: number } = {},
 ): Promise<AttemptOutcome> {
   const now = opts.now ?? new Date();
   const recordOutcome = (attempt: AttemptValues, set: OutcomeSet) => (opts.record ? opts.record({ attempt, set }) : recordOutcomes(db, [{ attempt, set }]));
@@ -160,7 +170,7 @@ export async function attemptDue(
   }
   const attemptNo = d.attemptCount + 1;
   const target = { url: expandUrl(d.url, d.endpointUrl), secrets: d.secrets, headers: d.headers };
-  const { result, attempt } = await signAndPost(d, attemptNo, target, { now, timeoutMs: AFTER_TIMEOUT_MS, resolver: opts.resolver });
+  const { result, attempt } = await signAndPost(d, attemptNo, target, { now, timeoutMs: opts.timeoutMs ?? AFTER_TIMEOUT_MS, resolver: opts.resolver });
   // The receiver is done with us: an executor may give this connection slot to the next delivery while
   // the outcome is written (the lease keeps the row from being claimed again until then).
   opts.sent?.();
@@ -207,7 +217,7 @@ export async function claimDelivery(db: Queryable, deliveryId: number, now: Date
 }
 
 /** One attempt of the named delivery, if it is still pending (Inngest, tests, manual runs). */
-export async function attemptDelivery(db: Queryable, deliveryId: number, opts: { now?: Date; resolver?: Resolver } = {}): Promise<AttemptOutcome> {
+export async function attemptDelivery(db: Queryable, deliveryId: number, opts: { now?: Date; resolver?: Resolver; timeoutMs?: number } = {}): Promise<AttemptOutcome> {
   const d = await loadDueDelivery(db, deliveryId, opts.now ?? new Date());
   return d ? attemptDue(db, d, opts) : 'skipped';
 }
@@ -219,7 +229,7 @@ export async function attemptDelivery(db: Queryable, deliveryId: number, opts: {
 export async function deliverNamed(db: Queryable, deliveryId: number, leaseMs: number): Promise<{ outcome: AttemptOutcome; nextAttemptAt: string | null }> {
   const now = new Date();
   if (!(await claimDelivery(db, deliveryId, now, leaseMs))) return { outcome: 'skipped', nextAttemptAt: null };
-  const outcome = await attemptDelivery(db, deliveryId, { now });
+  const outcome = await attemptDelivery(db, deliveryId, { now, timeoutMs: callTimeoutFor(leaseMs) });
   if (outcome !== 'retry') return { outcome, nextAttemptAt: null };
   const [row] = await db.select({ at: webhookDeliveries.nextAttemptAt }).from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId));
   return { outcome, nextAttemptAt: row?.at?.toISOString() ?? null };
