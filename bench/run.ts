@@ -10,8 +10,9 @@ import { benchProfile } from './profile';
 import { benchMember } from './member';
 import { benchSendPath } from './send-path';
 import { benchServiceCpu } from './service-cpu';
+import { benchPromotion } from './promotion';
 
-const benches: Record<string, () => Promise<void>> = { records: benchRecords, member: benchMember, webhooks: benchWebhooks, 'send-path': benchSendPath, careplans: benchCareplans, 'service-cpu': benchServiceCpu, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments };
+const benches: Record<string, () => Promise<void>> = { records: benchRecords, member: benchMember, webhooks: benchWebhooks, 'send-path': benchSendPath, careplans: benchCareplans, 'service-cpu': benchServiceCpu, scheduler: benchScheduler, questionnaires: benchQuestionnaires, appointments: benchAppointments, promotion: benchPromotion };
 /** Not part of a plain `npm run bench`: the soak (an hour) and the profile (after records). `npm run bench soak`. */
 const onRequest: Record<string, () => Promise<void>> = { soak: benchSoak, profile: benchProfile };
 const only = process.argv[2];
