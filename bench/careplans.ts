@@ -235,8 +235,10 @@ async function countRoundTrips(
         counts.push(proxy.roundTrips());
       }
       log.push(`== ${what}: ${proxy.roundTrips()} round trips\n${proxy.statements().join('\n')}\n`);
-      const steady = counts.slice(Math.floor(counts.length / 2));
-      return Math.round((steady.reduce((a, b) => a + b, 0) / steady.length) * 10) / 10;
+      // The fewest in the second half: background work only adds to a window. The app's scheduler applies
+      // the transitions these enrolments made due at once, looking every 20-250 ms while they keep coming,
+      // and its statements land in many requests' windows (a mean of 13.8 for enrolments, the fewest 10).
+      return Math.min(...counts.slice(Math.floor(counts.length / 2)));
     };
     const enrol = await measure('enrol', (i) => op.enrol(subjects[i]!, plans));
     const set = await measure('set date', (i) => op.set(plans[i]!));

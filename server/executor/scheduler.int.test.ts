@@ -83,6 +83,24 @@ describe('embedded scheduler', () => {
     expect(expired.status).toBe('expired');
     expect(new Date(expired.updatedAt).getTime() - (start + 4_000)).toBeLessThan(2_000);
   }, 20_000);
+
+  it('applies a transition due when its activity is created within its next look (at most 250 ms away), not a second later', async () => {
+    startEmbeddedExecutor();
+    const { api } = await newProject();
+    const careplan = await careplanOf(api, 'at-once');
+    // Commits do not wake the scheduler: each of these waits for its next idle look. With 1 s between looks
+    // this test saw waits of 424-950 ms; at 250 ms, 75-208 ms.
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const created = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Now ${i}`, activateAt: new Date().toISOString() });
+      expect(created.status).toBe(201);
+      const scheduled = await until(async () => (await api.get(`/activity/${created.body.id}`)).body, (a) => a.status !== 'proposed', 5_000);
+      expect(scheduled.status).toBe('scheduled');
+      waits.push(new Date(scheduled.updatedAt).getTime() - new Date(created.body.createdAt).getTime());
+      await new Promise((r) => setTimeout(r, 137 * (i + 1)));
+    }
+    for (const w of waits) expect(w, `waits ${waits.join(', ')} ms`).toBeLessThan(600);
+  }, 20_000);
 });
 
 describe('scheduler leases', () => {
