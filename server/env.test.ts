@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from './env';
+import { AFTER_TIMEOUT_MS } from '@/server/webhooks/send';
+import { callTimeoutFor } from '@/server/jobs/attempt-delivery';
+import { MIN_PRODUCTION_LEASE_MS, parseEnv } from './env';
 
 const base = { NODE_ENV: 'production', AUTH_SECRET: 'a-production-secret-of-enough-length' };
 
@@ -31,5 +33,9 @@ describe('environment validation at boot (defect 9)', () => {
     expect(parseEnv({ ...base }).EXECUTOR_LEASE_MS).toBe(60_000);
     // Tests and development may use a short lease (the crash tests take 2 s); calls are then cut at half of it.
     expect(parseEnv({ NODE_ENV: 'test', EXECUTOR_LEASE_MS: '2000' }).EXECUTOR_LEASE_MS).toBe(2_000);
+    // The minimum is what leaves a call the contract's whole 15 s, and no more.
+    expect(callTimeoutFor(MIN_PRODUCTION_LEASE_MS)).toBe(AFTER_TIMEOUT_MS);
+    expect(callTimeoutFor(MIN_PRODUCTION_LEASE_MS - 2)).toBeLessThan(AFTER_TIMEOUT_MS);
+    expect(callTimeoutFor(2_000)).toBe(1_000);
   });
 });

@@ -33,6 +33,12 @@ const cidrList = z.preprocess(
     }),
 );
 
+/**
+ * The shortest `EXECUTOR_LEASE_MS` production accepts: a delivery's call is cut at half its lease
+ * (`callTimeoutFor`), and the contract gives a receiver 15 s.
+ */
+export const MIN_PRODUCTION_LEASE_MS = 30_000;
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -65,13 +71,12 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
-    // A call is cut at half the lease (so it ends before another instance may claim the row); under 30 s
-    // that would cut it before the contract's 15 s. Tests use shorter leases to see a crash recovered.
-    if (env.EXECUTOR_LEASE_MS < 30_000) {
+    // Tests use shorter leases to see a crash recovered; their calls are cut sooner.
+    if (env.EXECUTOR_LEASE_MS < MIN_PRODUCTION_LEASE_MS) {
       ctx.addIssue({
         code: 'custom',
         path: ['EXECUTOR_LEASE_MS'],
-        message: 'at least 30000 in production: a delivery may take 15 s to answer, and its call is cut at half the lease',
+        message: `at least ${MIN_PRODUCTION_LEASE_MS} in production: a delivery may take 15 s to answer, and its call is cut at half the lease`,
       });
     }
     for (const [range, bits] of env.WEBHOOK_ALLOWED_CIDRS) {
