@@ -16,27 +16,35 @@ type G = typeof globalThis & {
     housekeeping?: NodeJS.Timeout;
     statistics?: NodeJS.Timeout;
     analyzing?: Promise<unknown>;
-    analyzedAt?: number;
+    /** When a backlog last asked, per scope (the tables it names, or every stale table). */
+    backlogAskedAt?: Map<string, number>;
   };
 };
 const state = ((globalThis as G)[KEY] ??= {});
 const HOUSEKEEPING_MS = 10 * 60_000;
 /** As often as autovacuum looks (autovacuum_naptime): where it is off, plans follow tables within a minute. */
 const STATISTICS_MS = 60_000;
-/** How soon after the last analyze a backlog may ask for another. */
+/** How soon after the last analyze a backlog may ask for another (of the same tables). */
 const BACKLOG_STATISTICS_MS = 10_000;
+/** What the delivery executor's claim and outcome statements read. */
+const DELIVERY_TABLES = ['webhook_delivery'];
 
 /**
  * Refreshes the statistics of the tables that changed most (server/jobs/statistics), one run at a time.
- * Once a minute; and when a claim comes back full, a burst is filling a table whose cached plans may
- * have been made when it was small (the drain's claim read 22,000 rows by sequential scan per claim of
- * 48 until the next minute's ANALYZE): then at once, at most every 10 s.
+ * Once a minute, every stale table; and when a claim comes back full, a burst is filling a table whose
+ * cached plans may have been made when it was small (the drain's claim read 22,000 rows by sequential
+ * scan per claim of 48 until the next minute's ANALYZE): then at once, at most every 10 s per scope, and
+ * only the tables `only` names. The delivery executor's statements read webhook_delivery alone (what they
+ * join is a few rows per webhook); analyzing the attempts, members and events a burst also wrote took
+ * 135-265 ms at the start of a drain, while its claims waited for a core.
  */
-function analyzeTables(trigger: 'minute' | 'backlog'): void {
-  if (state.analyzing || (trigger === 'backlog' && Date.now() - (state.analyzedAt ?? 0) < BACKLOG_STATISTICS_MS)) return;
-  state.analyzedAt = Date.now();
+function analyzeTables(trigger: 'minute' | 'backlog', only?: readonly string[]): void {
+  const scope = only?.join(',') ?? '*';
+  const asked = (state.backlogAskedAt ??= new Map());
+  if (state.analyzing || (trigger === 'backlog' && Date.now() - (asked.get(scope) ?? 0) < BACKLOG_STATISTICS_MS)) return;
+  if (trigger === 'backlog') asked.set(scope, Date.now());
   state.analyzing = getDbHandle()
-    .then(analyzeStaleTables)
+    .then((handle) => analyzeStaleTables(handle, only))
     .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`))
     .finally(() => {
       state.analyzing = undefined;
@@ -50,15 +58,15 @@ function analyzeTables(trigger: 'minute' | 'backlog'): void {
  */
 export function startEmbeddedExecutor(): EmbeddedExecutor {
   const env = getEnv();
-  const onBacklog = () => analyzeTables('backlog');
   const embedded = (state.embedded ??= new EmbeddedExecutor({
     concurrency: env.EXECUTOR_CONCURRENCY,
     perWebhook: env.EXECUTOR_CONCURRENCY_PER_WEBHOOK,
     leaseMs: env.EXECUTOR_LEASE_MS,
-    onBacklog,
+    onBacklog: () => analyzeTables('backlog', DELIVERY_TABLES),
   }));
   embedded.start();
-  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS, onBacklog }));
+  // Applying transitions reads and writes many tables (activities, plans, events, deliveries): all stale ones.
+  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS, onBacklog: () => analyzeTables('backlog') }));
   scheduler.start();
   state.housekeeping ??= setInterval(() => {
     getDb()

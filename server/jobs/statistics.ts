@@ -16,10 +16,12 @@ const ANALYZE_LOCK = 727275;
  * while a table was nearly empty scans the whole table on every later run; on a server without
  * autovacuum nothing ever replaces it, and with autovacuum it lasts until autovacuum's next look (up to
  * a minute, the length of a burst). ANALYZE replaces it, and the next runs plan for the table as it is.
- * The executor runs this once a minute, and at once when its claims find a backlog. PGlite is left
- * alone: one process, no autovacuum to stand in for, and statistics its own queries keep up.
+ * The executor runs this once a minute, and at once when its claims find a backlog. `only` limits a run
+ * to the tables named (unqualified, in the current schema): a backlog of deliveries needs only
+ * webhook_delivery's statistics (decision 0014, sixteenth pass). PGlite is left alone: one process, no
+ * autovacuum to stand in for, and statistics its own queries keep up.
  */
-export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | 'db'>): Promise<string[]> {
+export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | 'db'>, only?: readonly string[]): Promise<string[]> {
   if (kind !== 'postgres') return [];
   return db.transaction(async (tx) => {
     const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${ANALYZE_LOCK}) as locked`));
@@ -30,6 +32,7 @@ export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | '
         from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.schemaname = current_schema()
           and s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
+          ${only ? sql`and s.relname in (${sql.join(only.map((t) => sql`${t}`), sql`, `)})` : sql``}
         order by s.n_mod_since_analyze desc`),
     );
     if (stale.length === 0) return [];
