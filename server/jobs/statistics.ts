@@ -22,7 +22,7 @@ const ANALYZE_LOCK = 727275;
  * autovacuum to stand in for, and statistics its own queries keep up.
  */
 export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | 'db'>, only?: readonly string[]): Promise<string[]> {
-  if (kind !== 'postgres') return [];
+  if (kind !== 'postgres' || only?.length === 0) return [];
   return db.transaction(async (tx) => {
     const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${ANALYZE_LOCK}) as locked`));
     if (!lock?.locked) return [];
