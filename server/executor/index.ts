@@ -3,6 +3,7 @@ import { getEnv } from '@/server/env';
 import { errorSummary } from '@/server/errors';
 import { runHousekeeping } from '@/server/jobs/housekeeping';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
+import { DELIVERY_PLAN_TABLES } from '@/server/jobs/claim-deliveries';
 import { registerWorker } from '@/server/events/work-notifier';
 import { EmbeddedExecutor } from './embedded';
 import { TransitionScheduler } from './scheduler';
@@ -26,29 +27,35 @@ const HOUSEKEEPING_MS = 10 * 60_000;
 const STATISTICS_MS = 60_000;
 /** How soon after the last analyze a backlog may ask for another (of the same tables). */
 const BACKLOG_STATISTICS_MS = 10_000;
-/** What the delivery executor's claim and outcome statements read. */
-const DELIVERY_TABLES = ['webhook_delivery'];
 
 /**
- * Refreshes the statistics of the tables that changed most (server/jobs/statistics), one run at a time.
- * Once a minute, every stale table; and when a claim comes back full, a burst is filling a table whose
- * cached plans may have been made when it was small (the drain's claim read 22,000 rows by sequential
- * scan per claim of 48 until the next minute's ANALYZE): then at once, at most every 10 s per scope, and
- * only the tables `only` names. The delivery executor's statements read webhook_delivery alone (what they
- * join is a few rows per webhook); analyzing the attempts, members and events a burst also wrote took
- * 135-265 ms at the start of a drain, while its claims waited for a core.
+ * Refreshes the statistics of the tables that changed most (server/jobs/statistics), one run at a time:
+ * every stale table, or only those `only` names. Answers whether a run started.
  */
-function analyzeTables(trigger: 'minute' | 'backlog', only?: readonly string[]): void {
-  const scope = only?.join(',') ?? '*';
-  const asked = (state.backlogAskedAt ??= new Map());
-  if (state.analyzing || (trigger === 'backlog' && Date.now() - (asked.get(scope) ?? 0) < BACKLOG_STATISTICS_MS)) return;
-  if (trigger === 'backlog') asked.set(scope, Date.now());
+function analyzeTables(only?: readonly string[]): boolean {
+  if (state.analyzing) return false;
   state.analyzing = getDbHandle()
     .then((handle) => analyzeStaleTables(handle, only))
     .catch((e: unknown) => console.error(`[executor] analyze failed: ${errorSummary(e)}`))
     .finally(() => {
       state.analyzing = undefined;
     });
+  return true;
+}
+
+/**
+ * When a claim comes back full, a burst is filling a table whose cached plans may have been made when it
+ * was small (the drain's claim read 22,000 rows by sequential scan per claim of 48 until the next
+ * minute's ANALYZE): analyze at once, at most every 10 s per scope, the tables `only` names (without it,
+ * every stale table). The delivery executor names what its statements read; analyzing the attempts,
+ * members and events a burst also wrote took 135-265 ms at the start of a drain, while its claims waited
+ * for a core.
+ */
+function analyzeForBacklog(only?: readonly string[]): void {
+  const scope = only?.join(',') ?? '*';
+  const asked = (state.backlogAskedAt ??= new Map());
+  if (Date.now() - (asked.get(scope) ?? 0) < BACKLOG_STATISTICS_MS) return;
+  if (analyzeTables(only)) asked.set(scope, Date.now());
 }
 
 /**
@@ -62,18 +69,18 @@ export function startEmbeddedExecutor(): EmbeddedExecutor {
     concurrency: env.EXECUTOR_CONCURRENCY,
     perWebhook: env.EXECUTOR_CONCURRENCY_PER_WEBHOOK,
     leaseMs: env.EXECUTOR_LEASE_MS,
-    onBacklog: () => analyzeTables('backlog', DELIVERY_TABLES),
+    onBacklog: () => analyzeForBacklog(DELIVERY_PLAN_TABLES),
   }));
   embedded.start();
   // Applying transitions reads and writes many tables (activities, plans, events, deliveries): all stale ones.
-  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS, onBacklog: () => analyzeTables('backlog') }));
+  const scheduler = (state.scheduler ??= new TransitionScheduler({ leaseMs: env.EXECUTOR_LEASE_MS, onBacklog: () => analyzeForBacklog() }));
   scheduler.start();
   state.housekeeping ??= setInterval(() => {
     getDb()
       .then((db) => runHousekeeping(db, new Date()))
       .catch((e: unknown) => console.error(`[executor] housekeeping failed: ${errorSummary(e)}`));
   }, HOUSEKEEPING_MS).unref();
-  state.statistics ??= setInterval(() => analyzeTables('minute'), STATISTICS_MS).unref();
+  state.statistics ??= setInterval(() => analyzeTables(), STATISTICS_MS).unref();
   state.unregister ??= registerWorker({
     name: 'embedded',
     announce: () => embedded.wake(),

@@ -35,8 +35,9 @@ type Options = {
 /**
  * The embedded scheduler: a loop that applies due activity transitions in batches. While work is due it
  * claims again at once; when idle it sleeps until the next due time (at most 250 ms: commits do not wake
- * it, so that is how soon it sees an activity created due at once, here or by another instance). Transitions with `before`/`handle` webhooks run beside the loop at
- * bounded concurrency, so a slow integration does not hold the others back. Their leases are renewed every
+ * it, so that is how soon it sees an activity created due at once, here or by another instance).
+ * Transitions with `before`/`handle` webhooks run beside the loop at bounded concurrency, so a slow
+ * integration does not hold the others back. Their leases are renewed every
  * third of a lease while they are queued or running, so no other instance takes them while this one lives;
  * on stop, what is queued and not started is handed back at once.
  */

@@ -1,9 +1,17 @@
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
+import { webhookDeliveries } from '@/db/schema';
 import { dueDeliveryColumns, toDueDelivery, type DueDelivery } from './attempt-delivery';
 import { jsonRows, rowsOf, ts } from './sql';
 
 export { rowsOf };
+
+/**
+ * The tables whose statistics the delivery statements' plans depend on (the claim below and the outcome
+ * write, `recordOutcomes`): what they join besides is a few rows per webhook. A backlog of deliveries
+ * asks for these to be analyzed, and only these (server/executor/index.ts).
+ */
+export const DELIVERY_PLAN_TABLES: readonly string[] = [getTableName(webhookDeliveries)];
 
 /**
  * Claims up to `limit` due deliveries for this worker, with everything their attempts need:

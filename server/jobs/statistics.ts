@@ -32,7 +32,7 @@ export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | '
         from pg_stat_user_tables s join pg_class c on c.oid = s.relid
         where s.schemaname = current_schema()
           and s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0)
-          ${only ? sql`and s.relname in (${sql.join(only.map((t) => sql`${t}`), sql`, `)})` : sql``}
+          ${only ? sql`and s.relname in (${sql.join(only.map((t) => sql`${t}`), sql`, `)})` : sql.empty()}
         order by s.n_mod_since_analyze desc`),
     );
     if (stale.length === 0) return [];
