@@ -1,11 +1,13 @@
 import postgres from 'postgres';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { getDb, getDbHandle } from '@/db/client';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { getDb, getDbHandle, type Db } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
 import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+import { recordOutcomes, type Outcome } from '@/server/jobs/attempt-delivery';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
 import { resetEnvForTests } from '@/server/env';
@@ -202,6 +204,50 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       join pg_attribute a on a.attrelid = x.indrelid and a.attnum = x.indkey[0]
       where x.indrelid = 'webhook_delivery'::regclass and a.attname = 'next_attempt_at'`)) as unknown as { name: string }[];
     expect(leading).toEqual([]);
+  });
+
+  it('writes outcomes by key under a generic plan made while the deliveries were few', async () => {
+    // recordOutcomes joins its rows to webhook_delivery. Joined on the key alone, the generic plan made
+    // from the statistics of a small table (here 1,000 rows) hash-joined a sequential scan of it, and kept
+    // doing so as the table grew until its next ANALYZE: a 20,000-delivery drain read the table 230-290
+    // times. With `= any(array(...))` it probes the primary key. On copies of the two tables in a schema
+    // of its own, so the statistics are this test's.
+    const schema = `outcome_probe_${process.pid}`;
+    const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
+    try {
+      await admin.unsafe(`create schema ${schema};
+        create table ${schema}.webhook_delivery (like public.webhook_delivery including all) with (autovacuum_enabled = false);
+        create table ${schema}.webhook_attempt (like public.webhook_attempt including all) with (autovacuum_enabled = false);`);
+      const probe = drizzle(client) as unknown as Db;
+      const fill = (n: number) => client<{ id: number }[]>`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
+        select 1, 1, 'member_create', '{}', 'pending', now() from generate_series(1, ${n}) returning id::int`;
+      const ids = (await fill(1_000)).map((r) => r.id);
+      await client`analyze webhook_delivery`;
+      const outcome = (deliveryId: number): Outcome => ({
+        attempt: { deliveryId, attempt: 1, startedAt: new Date(), durationMs: 1, statusCode: 200, requestHeaders: {}, url: 'http://127.0.0.1:9/' },
+        set: { status: 'delivered', nextAttemptAt: null, delivered: true },
+      });
+      // Past five runs PostgreSQL may keep the generic plan; forced here, so the test does not depend on its choice.
+      await client`set plan_cache_mode = force_generic_plan`;
+      for (let i = 0; i < 7; i++) await recordOutcomes(probe, [outcome(ids[i]!)]);
+      await fill(100_000);
+      const reads = await probe.transaction(async (tx) => {
+        await recordOutcomes(tx, [outcome(ids[7]!), outcome(ids[8]!)]);
+        return rowsOf<{ read: number; index_scans: number }>(
+          await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.webhook_delivery`}::regclass`),
+        )[0];
+      });
+      expect(reads!.read).toBe(0);
+      expect(reads!.index_scans).toBeGreaterThan(0);
+      const [written] = await client<{ delivered: number; attempts: number }[]>`select
+        (select count(*)::int from webhook_delivery where status = 'delivered') as delivered, (select count(*)::int from webhook_attempt) as attempts`;
+      expect(written).toEqual({ delivered: 9, attempts: 9 });
+    } finally {
+      await client.end({ timeout: 5 });
+      await admin.unsafe(`drop schema if exists ${schema} cascade`);
+      await admin.end({ timeout: 5 });
+    }
   });
 
   it("refreshes the deliveries' statistics as soon as the executor's claims find a backlog, not at the next minute", async () => {
