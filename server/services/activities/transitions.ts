@@ -95,6 +95,9 @@ export async function applyTransitionDefaults(
   const created = reminders.length > 0 ? await tx.db.insert(notifications).values(reminders.map((b) => notificationFor(b.row, b.timeZone, now))).returning() : [];
   const notificationOf = new Map(created.map((n) => [n.activityId, n]));
 
+  // Queued before the events are recorded, so the audit rows ride along with the first event insert
+  // instead of costing the batch a statement of its own before the commit.
+  await auditMany(tx, batch.map((b) => transitionAudit(b.row, after.get(b.row.id)!, notificationOf.get(b.row.id))));
   const groups = new Map<string, { projectId: number; event: TransitionEvent; items: { params: Record<string, unknown>; responseData: unknown }[] }>();
   for (const b of batch) {
     const key = `${b.row.projectId}:${b.transition.event}`;
@@ -103,7 +106,6 @@ export async function applyTransitionDefaults(
     groups.set(key, group);
   }
   for (const g of groups.values()) await recordEvents({ ...tx, projectId: g.projectId }, g.event, g.items, hooksOf(g.projectId, g.event));
-  await auditMany(tx, batch.map((b) => transitionAudit(b.row, after.get(b.row.id)!, notificationOf.get(b.row.id))));
 }
 
 /** The transition was applied elsewhere, or an API change made it moot, since it was claimed. */
