@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { drizzle } from 'drizzle-orm/postgres-js';
-import { getDb, getDbHandle, type Db } from '@/db/client';
+import { getDb, getDbHandle, type Db, type DbHandle } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
@@ -22,6 +22,20 @@ import { startEmbeddedExecutor, stopExecutor } from '@/server/executor';
  * where autovacuum is off too (server/jobs/statistics). PGlite has no connections: PostgreSQL only.
  */
 const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/**
+ * Runs analyzeStaleTables (of every stale table, or of those `only` names) until a run analyzes `table`,
+ * for at most 10 s: another test's sweep may hold the analyze lock for a moment, and a backend reports its
+ * changes to the statistics views only when idle. Answers every run's tables, in order.
+ */
+async function analyzeUntil(handle: DbHandle, table: string, only?: string[]): Promise<string[][]> {
+  const runs: string[][] = [];
+  for (const until = Date.now() + 10_000; !runs.at(-1)?.includes(`public.${table}`) && Date.now() < until; ) {
+    if (runs.length > 0) await new Promise((r) => setTimeout(r, 200));
+    runs.push(await analyzeStaleTables(handle, only));
+  }
+  return runs;
+}
 
 describe('statistics', () => {
   it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011)', async () => {
@@ -59,9 +73,10 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
   });
 
   it('replaces a generic plan made while a table was empty once the table has grown and been analyzed', async () => {
-    // The executor's outcome write has this shape: a JSON parameter joined to a table by its key. After
-    // five runs PostgreSQL keeps a generic plan; made while the table was empty, it is a hash join over a
-    // sequential scan, and stays one as the table grows until the table's statistics change. With
+    // The shape the executor's outcome write had (it now also filters by an array of the ids: see the
+    // outcome test below): a JSON parameter joined to a table by its key. After five runs PostgreSQL
+    // keeps a generic plan; made while the table was empty, it is a hash join over a sequential scan,
+    // and stays one as the table grows until the table's statistics change. With
     // autovacuum off (here for this table; on this machine for the whole server) only ANALYZE changes
     // them: analyzeStaleTables runs it, and the next run probes the key.
     const table = `plan_probe_${process.pid}`;
@@ -84,13 +99,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       // A backend reports its changes to the statistics views when idle, at most once a second (forced
       // here); another test's sweep may hold the analyze lock for a moment.
       await client`select pg_stat_force_next_flush()`;
-      const until = Date.now() + 10_000;
-      let analyzed: string[] = [];
-      while (!analyzed.includes(`public.${table}`) && Date.now() < until) {
-        analyzed = await analyzeStaleTables(handle);
-        if (!analyzed.includes(`public.${table}`)) await new Promise((r) => setTimeout(r, 200));
-      }
-      expect(analyzed).toContain(`public.${table}`);
+      expect((await analyzeUntil(handle, table)).at(-1)).toContain(`public.${table}`);
       expect(await reads(6)).toEqual({ read: 0, index_scans: 1 });
 
       // A few changed rows are below autovacuum's threshold: left alone.
@@ -116,12 +125,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
         await client.unsafe(`insert into ${table} select g from generate_series(1, 1000) g`);
       }
       await client`select pg_stat_force_next_flush()`;
-      // Another test's sweep may hold the analyze lock for a moment: ask again until this run gets it.
-      const runs: string[][] = [];
-      for (const until = Date.now() + 10_000; !runs.at(-1)?.length && Date.now() < until; ) {
-        runs.push(await analyzeStaleTables(handle, [named]));
-        if (!runs.at(-1)!.length) await new Promise((r) => setTimeout(r, 200));
-      }
+      const runs = await analyzeUntil(handle, named, [named]);
       expect(runs.at(-1)).toEqual([`public.${named}`]);
       expect(runs.flat()).not.toContain(`public.${other}`);
       // Naming no table analyzes none (and sends no `in ()`).
@@ -129,11 +133,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       // The other one is still stale, and a run that names nothing finds it.
       const [stale] = await client<{ n: number }[]>`select n_mod_since_analyze::int as n from pg_stat_user_tables where relname = ${other}`;
       expect(stale!.n).toBe(1000);
-      const everything: string[] = [];
-      for (const until = Date.now() + 10_000; !everything.includes(`public.${other}`) && Date.now() < until; ) {
-        everything.push(...(await analyzeStaleTables(handle)));
-        if (!everything.includes(`public.${other}`)) await new Promise((r) => setTimeout(r, 200));
-      }
+      const everything = (await analyzeUntil(handle, other)).flat();
       expect(everything).toContain(`public.${other}`);
       expect(everything).not.toContain(`public.${named}`);
     } finally {
