@@ -6,8 +6,9 @@ import { getDb, getDbHandle, type Db, type DbHandle } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
-import { claimDueDeliveries } from '@/server/jobs/claim-deliveries';
+import { claimDueDeliveries, releaseDeliveries } from '@/server/jobs/claim-deliveries';
 import { recordOutcomes, type Outcome } from '@/server/jobs/attempt-delivery';
+import { claimAndApplyDue, renewLeases, type LeasedTransition } from '@/server/jobs/run-transitions';
 import { newProject } from '@/server/testing/api';
 import { startReceiver } from '@/server/testing/receiver';
 import { resetEnvForTests } from '@/server/env';
@@ -35,6 +36,27 @@ async function analyzeUntil(handle: DbHandle, table: string, only?: string[]): P
     runs.push(await analyzeStaleTables(handle, only));
   }
   return runs;
+}
+
+/**
+ * Runs `test` on copies of `tables` (autovacuum off) in a schema of its own, through one connection whose
+ * search path starts there (then `public`, for every table not copied): the copies' statistics are the
+ * test's alone. Drops the schema afterwards.
+ */
+async function withTableCopies(name: string, tables: string[], test: (client: postgres.Sql, probe: Db, schema: string) => Promise<void>) {
+  const schema = `${name}_${process.pid}`;
+  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { search_path: `${schema}, public` } });
+  try {
+    await admin.unsafe(`create schema ${schema}; ${tables
+      .map((t) => `create table ${schema}.${t} (like public.${t} including all) with (autovacuum_enabled = false);`)
+      .join(' ')}`);
+    await test(client, drizzle(client) as unknown as Db, schema);
+  } finally {
+    await client.end({ timeout: 5 });
+    await admin.unsafe(`drop schema if exists ${schema} cascade`);
+    await admin.end({ timeout: 5 });
+  }
 }
 
 describe('statistics', () => {
@@ -213,14 +235,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // from 300 deliveries a 20,000-delivery drain read the table 227-293 times. With `= any(array(...))`
     // it probes the primary key. On copies of the two tables in a schema of its own, so the statistics
     // are this test's.
-    const schema = `outcome_probe_${process.pid}`;
-    const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
-    try {
-      await admin.unsafe(`create schema ${schema};
-        create table ${schema}.webhook_delivery (like public.webhook_delivery including all) with (autovacuum_enabled = false);
-        create table ${schema}.webhook_attempt (like public.webhook_attempt including all) with (autovacuum_enabled = false);`);
-      const probe = drizzle(client) as unknown as Db;
+    await withTableCopies('outcome_probe', ['webhook_delivery', 'webhook_attempt'], async (client, probe, schema) => {
       const fill = (n: number) => client<{ id: number }[]>`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
         select 1, 1, 'member_create', '{}', 'pending', now() from generate_series(1, ${n}) returning id::int`;
       const ids = (await fill(1_000)).map((r) => r.id);
@@ -228,27 +243,103 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       const outcome = (deliveryId: number): Outcome => ({
         attempt: { deliveryId, attempt: 1, startedAt: new Date(), durationMs: 1, statusCode: 200, requestHeaders: {}, url: 'http://127.0.0.1:9/' },
         set: { status: 'delivered', nextAttemptAt: null, delivered: true },
-      });
-      // Past five runs PostgreSQL may keep the generic plan; forced here, so the test does not depend on its choice.
+    });
+    // Past five runs PostgreSQL may keep the generic plan; forced here, so the test does not depend on its choice.
+    await client`set plan_cache_mode = force_generic_plan`;
+    for (let i = 0; i < 7; i++) await recordOutcomes(probe, [outcome(ids[i]!)]);
+    await fill(100_000);
+    const reads = await probe.transaction(async (tx) => {
+      await recordOutcomes(tx, [outcome(ids[7]!), outcome(ids[8]!)]);
+      return rowsOf<{ read: number; index_scans: number }>(
+        await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.webhook_delivery`}::regclass`),
+      )[0];
+    });
+    expect(reads!.read).toBe(0);
+    expect(reads!.index_scans).toBeGreaterThan(0);
+    const [written] = await client<{ delivered: number; attempts: number }[]>`select
+      (select count(*)::int from webhook_delivery where status = 'delivered') as delivered, (select count(*)::int from webhook_attempt) as attempts`;
+    expect(written).toEqual({ delivered: 9, attempts: 9 });
+    });
+  });
+
+  it('applies a batch of transitions by key under a generic plan made while the activities were few', async () => {
+    // The batch writes its activities from JSON rows. Joined on the key alone, the generic plan made from
+    // the statistics of up to 1,000-2,000 activities hash-joined a sequential scan of the table, and kept it
+    // as the table grew until the next ANALYZE (here 101,000 rows read for two activities). With the keys
+    // also as an array it probes them. On a copy of the activity table in a schema of its own (so the
+    // statistics are this test's); the events and audit rows go to the project's tables as usual.
+    const { projectId } = await newProject('Transition plan probe');
+    await withTableCopies('activity_probe', ['activity'], async (client, probe, schema) => {
+      const now = new Date();
+      const fill = (n: number, due: Date | null) => client<{ id: number }[]>`insert into activity (project_id, careplan_id, subject_id, type, display, activate_at, next_due_at)
+        select ${projectId}, 1, 1, 'task', 'Probe', ${now.toISOString()}::timestamptz, ${due?.toISOString() ?? null}::timestamptz from generate_series(1, ${n}) returning id::int`;
+      const later = new Date(now.getTime() + 86_400_000);
+      await fill(1_000, later);
+      await client`analyze activity`;
       await client`set plan_cache_mode = force_generic_plan`;
-      for (let i = 0; i < 7; i++) await recordOutcomes(probe, [outcome(ids[i]!)]);
-      await fill(100_000);
+      // Seven batches of one: past five runs the generic plan is what runs (forced here besides).
+      for (let i = 0; i < 7; i++) {
+        await fill(1, now);
+        expect(await claimAndApplyDue(probe, { now, projectId })).toMatchObject({ claimed: 1, applied: 1 });
+      }
+      await fill(100_000, null);
+      await fill(2, now);
+      const { outcome, reads } = await probe.transaction(async (tx) => {
+        const outcome = await claimAndApplyDue(tx as unknown as Db, { now, projectId });
+        const [reads] = rowsOf<{ read: number; index_scans: number }>(
+          await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.activity`}::regclass`),
+        );
+        return { outcome, reads };
+    });
+    expect(outcome).toMatchObject({ claimed: 2, applied: 2 });
+    expect(reads!.read).toBe(0);
+    expect(reads!.index_scans).toBeGreaterThan(0);
+    // Each proposed activity due now was scheduled once (its first transition; nothing due after it).
+    const [scheduled] = await client<{ n: number }[]>`select count(*)::int as n from activity where status = 'scheduled' and transition_seq = 1 and next_due_at is null`;
+    expect(scheduled!.n).toBe(9);
+    });
+  });
+
+  it('renews and releases leases by key under generic plans made while the tables were few', async () => {
+    // renewLeases (held transitions) and releaseDeliveries (a stopping executor's queue) join JSON rows to
+    // their table as the batch above does, and had the same plan: with the keys as an array they probe.
+    await withTableCopies('lease_probe', ['activity', 'webhook_delivery'], async (client, probe, schema) => {
+      const lease = new Date(Date.now() + 60_000);
+      const activity = (n: number) => client<{ id: number }[]>`insert into activity (project_id, careplan_id, subject_id, type, display, activate_at, lease_until)
+        select 1, 1, 1, 'task', 'Probe', now(), ${lease.toISOString()}::timestamptz from generate_series(1, ${n}) returning id::int`;
+      const delivery = (n: number) => client<{ id: number }[]>`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at, lease_until)
+        select 1, 1, 'member_create', '{}', 'pending', now(), ${lease.toISOString()}::timestamptz from generate_series(1, ${n}) returning id::int`;
+      const activities = (await activity(1_000)).map((r) => r.id);
+      const deliveries = (await delivery(1_000)).map((r) => r.id);
+      await client`analyze activity`;
+      await client`analyze webhook_delivery`;
+      await client`set plan_cache_mode = force_generic_plan`;
+      const held = (ids: number[]) => ids.map((id) => ({ row: { id }, leaseUntil: lease }) as unknown as LeasedTransition);
+      const leased = (ids: number[]) => ids.map((id) => ({ id, leasedUntil: lease }));
+      for (let i = 0; i < 7; i++) {
+        expect(await renewLeases(probe, held([activities[i]!]), lease)).toEqual({ renewed: [activities[i]], lost: [] });
+        await releaseDeliveries(probe, leased([deliveries[i]!]));
+      }
+      await activity(100_000);
+      await delivery(100_000);
+      const later = new Date(lease.getTime() + 60_000);
       const reads = await probe.transaction(async (tx) => {
-        await recordOutcomes(tx, [outcome(ids[7]!), outcome(ids[8]!)]);
-        return rowsOf<{ read: number; index_scans: number }>(
-          await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.webhook_delivery`}::regclass`),
-        )[0];
-      });
-      expect(reads!.read).toBe(0);
-      expect(reads!.index_scans).toBeGreaterThan(0);
-      const [written] = await client<{ delivered: number; attempts: number }[]>`select
-        (select count(*)::int from webhook_delivery where status = 'delivered') as delivered, (select count(*)::int from webhook_attempt) as attempts`;
-      expect(written).toEqual({ delivered: 9, attempts: 9 });
-    } finally {
-      await client.end({ timeout: 5 });
-      await admin.unsafe(`drop schema if exists ${schema} cascade`);
-      await admin.end({ timeout: 5 });
-    }
+        expect(await renewLeases(tx, held([activities[7]!, activities[8]!]), later)).toEqual({ renewed: [activities[7], activities[8]], lost: [] });
+        await releaseDeliveries(tx, leased([deliveries[7]!, deliveries[8]!]));
+        return rowsOf<{ relname: string; read: number; index_scans: number }>(
+          await tx.execute(sql`select relname, seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where schemaname = ${schema} order by relname`),
+        );
+    });
+    expect(reads).toEqual([
+      { relname: 'activity', read: 0, index_scans: expect.any(Number) },
+      { relname: 'webhook_delivery', read: 0, index_scans: expect.any(Number) },
+    ]);
+    expect(reads.every((r) => r.index_scans > 0)).toBe(true);
+    const [written] = await client<{ renewed: number; released: number }[]>`select
+      (select count(*)::int from activity where lease_until = ${later.toISOString()}::timestamptz) as renewed,
+      (select count(*)::int from webhook_delivery where lease_until is null) as released`;
+    expect(written).toEqual({ renewed: 2, released: 9 });
+    });
   });
 
   it("refreshes the deliveries' statistics as soon as the executor's claims find a backlog, not at the next minute", async () => {

@@ -2,7 +2,7 @@ import { getTableName, sql } from 'drizzle-orm';
 import type { Queryable } from '@/db/client';
 import { webhookDeliveries } from '@/db/schema';
 import { dueDeliveryColumns, toDueDelivery, type DueDelivery } from './attempt-delivery';
-import { jsonRows, rowsOf, ts } from './sql';
+import { anyKey, jsonRows, rowsOf, ts } from './sql';
 
 export { rowsOf };
 
@@ -75,7 +75,7 @@ export async function releaseDeliveries(db: Queryable, leased: { id: number; lea
       'r',
       'id bigint, lease timestamptz',
     )}) r
-    where d.id = r.id and d.status = 'pending' and d.lease_until = r.lease`);
+    where d.id ${anyKey(leased.map((l) => l.id), 'bigint')} and d.id = r.id and d.status = 'pending' and d.lease_until = r.lease`);
 }
 
 /** Due deliveries nobody has taken for a while: announced again by the Inngest sweep. */

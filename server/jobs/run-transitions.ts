@@ -6,7 +6,7 @@ import { AppError } from '@/server/errors';
 import { hooksForEvents } from '@/server/events/emit';
 import { dueTransition, nextDueAt, TRANSITION_EVENTS } from '@/server/services/activities/lifecycle';
 import { applyTransitionDefaults, applyTransitionThroughEmit, StaleTransition, type DueTransition } from '@/server/services/activities/transitions';
-import { jsonRows, rowsOf, ts } from './sql';
+import { anyKey, jsonRows, rowsOf, ts } from './sql';
 
 const SYSTEM = { kind: 'system', role: 'admin' } as const;
 export const TRANSITION_LEASE_MS = 60_000;
@@ -107,6 +107,7 @@ export async function renewLeases(db: Queryable, held: readonly LeasedTransition
     cur as (
       select a.id, a.lease_until is not distinct from h.lease as ours
       from activity a join held h on h.id = a.id
+      where a.id ${anyKey(mine.map((m) => m.id), 'int')}
       for update of a skip locked
     ),
     renewed as (update activity a set lease_until = ${until ? ts(until) : sql`null`} from cur where a.id = cur.id and cur.ours returning a.id)

@@ -1,5 +1,5 @@
 import { eq, getTableColumns, sql } from 'drizzle-orm';
-import { jsonRows } from '@/db/rows';
+import { anyKey, jsonRows } from '@/db/rows';
 import { activities, notifications } from '@/db/schema';
 import { auditMany, type AuditEntry } from '@/server/audit/audit';
 import type { ServiceContext } from '@/server/context';
@@ -87,7 +87,9 @@ export async function applyTransitionDefaults(
       updatedAt: now,
     })
     .from(sql`(${jsonRows(changes, 'v', 'id int, status text, remind_at timestamptz, reminder_index int, next_due_at timestamptz, seq int')}) v`)
-    .where(sql`${activities.id} = v.id`)
+    // The keys as an array besides the join: the generic plan probes them however few the activities
+    // were when the table was last analyzed (db/rows.ts, anyKey).
+    .where(sql`${activities.id} ${anyKey(changes.map((c) => c.id), 'int')} and ${activities.id} = v.id`)
     .returning(getTableColumns(activities));
   const after = new Map(updated.map((r) => [r.id, r]));
 
