@@ -232,9 +232,9 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // recordOutcomes joins its rows to webhook_delivery. Joined on the key alone, the generic plan made
     // from the statistics of a small table (from a few hundred rows up to 2,000; here 1,000) hash-joined a
     // sequential scan of it, and kept doing so as the table grew until its next ANALYZE: with statistics
-    // from 300 deliveries a 20,000-delivery drain read the table 227-293 times. With `= any(array(...))`
-    // it probes the primary key. On copies of the two tables in a schema of its own, so the statistics
-    // are this test's.
+    // from 300 deliveries a 20,000-delivery drain read the table 227-293 times. With the ids also as an
+    // array (anyKey) it probes the primary key. On copies of the two tables in a schema of its own, so
+    // the statistics are this test's.
     await withTableCopies('outcome_probe', ['webhook_delivery', 'webhook_attempt'], async (client, probe, schema) => {
       const fill = (n: number) => client<{ id: number }[]>`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
         select 1, 1, 'member_create', '{}', 'pending', now() from generate_series(1, ${n}) returning id::int`;
@@ -243,22 +243,22 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
       const outcome = (deliveryId: number): Outcome => ({
         attempt: { deliveryId, attempt: 1, startedAt: new Date(), durationMs: 1, statusCode: 200, requestHeaders: {}, url: 'http://127.0.0.1:9/' },
         set: { status: 'delivered', nextAttemptAt: null, delivered: true },
-    });
-    // Past five runs PostgreSQL may keep the generic plan; forced here, so the test does not depend on its choice.
-    await client`set plan_cache_mode = force_generic_plan`;
-    for (let i = 0; i < 7; i++) await recordOutcomes(probe, [outcome(ids[i]!)]);
-    await fill(100_000);
-    const reads = await probe.transaction(async (tx) => {
-      await recordOutcomes(tx, [outcome(ids[7]!), outcome(ids[8]!)]);
-      return rowsOf<{ read: number; index_scans: number }>(
-        await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.webhook_delivery`}::regclass`),
-      )[0];
-    });
-    expect(reads!.read).toBe(0);
-    expect(reads!.index_scans).toBeGreaterThan(0);
-    const [written] = await client<{ delivered: number; attempts: number }[]>`select
-      (select count(*)::int from webhook_delivery where status = 'delivered') as delivered, (select count(*)::int from webhook_attempt) as attempts`;
-    expect(written).toEqual({ delivered: 9, attempts: 9 });
+      });
+      // Past five runs PostgreSQL may keep the generic plan; forced here, so the test does not depend on its choice.
+      await client`set plan_cache_mode = force_generic_plan`;
+      for (let i = 0; i < 7; i++) await recordOutcomes(probe, [outcome(ids[i]!)]);
+      await fill(100_000);
+      const reads = await probe.transaction(async (tx) => {
+        await recordOutcomes(tx, [outcome(ids[7]!), outcome(ids[8]!)]);
+        return rowsOf<{ read: number; index_scans: number }>(
+          await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.webhook_delivery`}::regclass`),
+        )[0];
+      });
+      expect(reads!.read).toBe(0);
+      expect(reads!.index_scans).toBeGreaterThan(0);
+      const [written] = await client<{ delivered: number; attempts: number }[]>`select
+        (select count(*)::int from webhook_delivery where status = 'delivered') as delivered, (select count(*)::int from webhook_attempt) as attempts`;
+      expect(written).toEqual({ delivered: 9, attempts: 9 });
     });
   });
 
@@ -290,13 +290,13 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
           await tx.execute(sql`select seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where relid = ${`${schema}.activity`}::regclass`),
         );
         return { outcome, reads };
-    });
-    expect(outcome).toMatchObject({ claimed: 2, applied: 2 });
-    expect(reads!.read).toBe(0);
-    expect(reads!.index_scans).toBeGreaterThan(0);
-    // Each proposed activity due now was scheduled once (its first transition; nothing due after it).
-    const [scheduled] = await client<{ n: number }[]>`select count(*)::int as n from activity where status = 'scheduled' and transition_seq = 1 and next_due_at is null`;
-    expect(scheduled!.n).toBe(9);
+      });
+      expect(outcome).toMatchObject({ claimed: 2, applied: 2 });
+      expect(reads!.read).toBe(0);
+      expect(reads!.index_scans).toBeGreaterThan(0);
+      // Each proposed activity due now was scheduled once (its first transition; nothing due after it).
+      const [scheduled] = await client<{ n: number }[]>`select count(*)::int as n from activity where status = 'scheduled' and transition_seq = 1 and next_due_at is null`;
+      expect(scheduled!.n).toBe(9);
     });
   });
 
@@ -329,16 +329,16 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
         return rowsOf<{ relname: string; read: number; index_scans: number }>(
           await tx.execute(sql`select relname, seq_tup_read::int as read, idx_scan::int as index_scans from pg_stat_xact_user_tables where schemaname = ${schema} order by relname`),
         );
-    });
-    expect(reads).toEqual([
-      { relname: 'activity', read: 0, index_scans: expect.any(Number) },
-      { relname: 'webhook_delivery', read: 0, index_scans: expect.any(Number) },
-    ]);
-    expect(reads.every((r) => r.index_scans > 0)).toBe(true);
-    const [written] = await client<{ renewed: number; released: number }[]>`select
-      (select count(*)::int from activity where lease_until = ${later.toISOString()}::timestamptz) as renewed,
-      (select count(*)::int from webhook_delivery where lease_until is null) as released`;
-    expect(written).toEqual({ renewed: 2, released: 9 });
+      });
+      expect(reads).toEqual([
+        { relname: 'activity', read: 0, index_scans: expect.any(Number) },
+        { relname: 'webhook_delivery', read: 0, index_scans: expect.any(Number) },
+      ]);
+      expect(reads.every((r) => r.index_scans > 0)).toBe(true);
+      const [written] = await client<{ renewed: number; released: number }[]>`select
+        (select count(*)::int from activity where lease_until = ${later.toISOString()}::timestamptz) as renewed,
+        (select count(*)::int from webhook_delivery where lease_until is null) as released`;
+      expect(written).toEqual({ renewed: 2, released: 9 });
     });
   });
 

@@ -11,7 +11,7 @@ export const MAX_DELIVERY_ATTEMPTS = MAX_ATTEMPTS;
 import type { Resolver } from '@/server/webhooks/safety';
 import { AFTER_TIMEOUT_MS, signAndPost, type AttemptValues } from '@/server/webhooks/send';
 import { expandUrl } from '@/server/webhooks/targets';
-import { jsonRows, rowsOf, ts } from './sql';
+import { anyKey, jsonRows, rowsOf, ts } from './sql';
 
 export type AttemptOutcome = 'delivered' | 'retry' | 'failed' | 'blocked' | 'skipped';
 
@@ -122,10 +122,8 @@ export async function recordOutcomes(db: Queryable, outcomes: Outcome[]): Promis
     )
     update webhook_delivery d set status = o.status, attempt_count = o.attempt, next_attempt_at = o.next_attempt_at,
       lease_until = null, delivered_at = case when o.delivered then now() else d.delivered_at end
-    -- The ids as an array, as in the claim: joined on the key alone, the generic plan made from the
-    -- statistics of a small table (up to a few thousand rows) hash-joined a sequential scan of it, and kept
-    -- it as the table grew until the next ANALYZE. The array is probed through the primary key.
-    from outcome o where d.id = any(array(select delivery_id from outcome)) and d.id = o.delivery_id`);
+    -- The ids as an array besides the join, so the generic plan probes the key (db/rows.ts, anyKey).
+    from outcome o where d.id ${anyKey(rows.map((r) => r.delivery_id), 'bigint')} and d.id = o.delivery_id`);
 }
 
 /**
