@@ -226,8 +226,10 @@ export async function benchSoak(): Promise<void> {
       { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin) },
       // The RSS sampled once a minute lands anywhere on the collector's sawtooth (it swung by 150 MB from one
       // minute to the next in the thirteenth pass's soak), so a line through it takes its sign from where
-      // the last samples fell. The floor does not: RSS read each second, the lowest of each five minutes
-      // (major collections came every one to five minutes). A leak raises the floor.
+      // the last samples fell. The floor depends on it less: RSS read each second, the lowest of each five
+      // minutes. But a window shows the floor only if a major collection fell in it; they came every three
+      // to nine minutes in the nineteenth pass's soak, whose floor slope was +4.1 with the heap after
+      // collection flat. A leak moves the heap after collection (above) first.
       {
         measure: 'server RSS floor MB (lowest in each 5 min of the load: first / peak / last)',
         value: `${mb(floors[0]?.y ?? NaN)} / ${mb(Math.max(...floors.map((f) => f.y)))} / ${mb(floors.at(-1)?.y ?? NaN)}`,
