@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startCareplansCeiling } from './careplans-ceiling';
+import { markCompactRow, watchMarkCompacts } from './gc-windows';
 import { benchCareplanDefinition, cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp } from './lib';
 import { startPgProxy } from './pg-proxy';
 
@@ -125,7 +126,9 @@ export async function benchCareplans(): Promise<void> {
   const take = (n: number) => ids.slice(used, (used += n));
 
   await ensureBuild();
-  const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL) });
+  // --trace-gc: the half-load runs are split by the server's mark-compacts (bench/gc-windows).
+  const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL) }, ['--trace-gc']);
+  const collections = watchMarkCompacts(app);
   const ceiling = await startCareplansCeiling(DATABASE_URL, CEILING_PORT, POOL);
   const appClient = caller(PORT, CONCURRENCY);
   const ceilingClient = caller(CEILING_PORT, CONCURRENCY);
@@ -191,6 +194,17 @@ export async function benchCareplans(): Promise<void> {
       { operation: 'set date', 'throughput ratio': ratio(appLoaded.set, ceilingLoaded.set), '1-client p99 ms': p99(appSerial.set), 'half-load p99 ms': p99(halfSet), 'p99 ms at half its own rate': p99(ownSet), 'round trips app / ceiling': `${trips.app.set} / ${trips.ceiling.set}` },
       { operation: 'move date', 'throughput ratio': ratio(appLoaded.move, ceilingLoaded.move), '1-client p99 ms': p99(appSerial.move), 'half-load p99 ms': p99(halfMove), 'p99 ms at half its own rate': p99(ownMove), 'round trips app / ceiling': `${trips.app.move} / ${trips.ceiling.move}` },
     ]);
+    printTable(
+      "the half-load runs and the server's old-generation collections (requests that overlapped a mark-compact, from its marking to its sweeping)",
+      [
+        markCompactRow('enrol at half its own rate', ownEnrol.spans, collections.windows()),
+        markCompactRow('set date at half its own rate', ownSet.spans, collections.windows()),
+        markCompactRow('move date at half its own rate', ownMove.spans, collections.windows()),
+        markCompactRow('enrol at half the ceiling', halfEnrol.spans, collections.windows()),
+        markCompactRow('set date at half the ceiling', halfSet.spans, collections.windows()),
+        markCompactRow('move date at half the ceiling', halfMove.spans, collections.windows()),
+      ],
+    );
     printTable(`CPU ms per request at ${CONCURRENCY} clients (Linux /proc; 2 cores = 2,000 ms per second): where the app's extra cost is`, [
       cpuRow('enrol', appLoaded.enrol, ceilingLoaded.enrol),
       cpuRow('set date', appLoaded.set, ceilingLoaded.set),

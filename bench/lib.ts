@@ -15,7 +15,12 @@ export type LoadResult = {
   /** Requests per second in the first and last tenth of the run, to see decay. */
   firstRps: number;
   lastRps: number;
+  /** Paced runs: each timed request, from when it was due to its answer (for bench/gc-windows). */
+  spans?: Span[];
 };
+
+/** A request as the paced sender saw it, on this process's `performance.now()` clock. */
+export type Span = { due: number; done: number };
 
 /** Drives `path()` (a fresh path per request) with autocannon and buckets responses per second. */
 export async function load(
@@ -65,8 +70,9 @@ export async function load(
  * it was due, so a slow answer delays no one's clock (no coordinated omission). The first `uncounted`
  * items (a client opening its connections) and those whose `fn` answers false are not timed.
  */
-export async function openLoop<T>(items: T[], perSecond: number, fn: (item: T) => Promise<unknown>, uncounted = 0): Promise<{ latencies: number[]; seconds: number }> {
+export async function openLoop<T>(items: T[], perSecond: number, fn: (item: T) => Promise<unknown>, uncounted = 0): Promise<{ latencies: number[]; seconds: number; spans: Span[] }> {
   const latencies: number[] = [];
+  const spans: Span[] = [];
   const t0 = performance.now();
   const pending: Promise<void>[] = [];
   for (let i = 0; i < items.length; i++) {
@@ -75,12 +81,16 @@ export async function openLoop<T>(items: T[], perSecond: number, fn: (item: T) =
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     pending.push(
       fn(items[i]!).then((counted) => {
-        if (i >= uncounted && counted !== false) latencies.push(performance.now() - due);
+        if (i >= uncounted && counted !== false) {
+          const done = performance.now();
+          latencies.push(done - due);
+          spans.push({ due, done });
+        }
       }),
     );
   }
   await Promise.all(pending);
-  return { latencies, seconds: (performance.now() - t0) / 1000 };
+  return { latencies, seconds: (performance.now() - t0) / 1000, spans };
 }
 
 /**
@@ -110,11 +120,11 @@ async function paced(
         return false;
       });
   // The first second opens the client's connections; it is not counted.
-  const { latencies, seconds } = await openLoop(Array.from({ length: total }), opts.rate, get, opts.rate);
+  const { latencies, seconds, spans } = await openLoop(Array.from({ length: total }), opts.rate, get, opts.rate);
   await agent.close();
   const rps = total / seconds;
   const round = (ms: number) => Math.round(ms * 10) / 10;
-  return { name, rps, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), non2xx, errors, firstRps: rps, lastRps: rps };
+  return { name, rps, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), non2xx, errors, firstRps: rps, lastRps: rps, spans };
 }
 
 export function printTable(title: string, rows: Record<string, string | number>[]): void {

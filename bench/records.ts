@@ -5,6 +5,7 @@
  */
 import postgres from 'postgres';
 import { ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { markCompactRow, watchMarkCompacts } from './gc-windows';
 import { startCeiling } from './records-ceiling';
 
 const DB_NAME = 'carebase_bench';
@@ -61,7 +62,9 @@ export async function benchRecords(): Promise<void> {
   const { firstMember } = await prepareDatabase();
   await ensureBuild();
   // Next's floor: /api/bench-floor/fixed (a fixed body) and /records (the ceiling's SQL in a route).
-  const app = startBenchApp(APP_PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL), CAREBASE_BENCH_ROUTES: '1' });
+  // --trace-gc: the half-load runs are split by the server's mark-compacts (bench/gc-windows).
+  const app = startBenchApp(APP_PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL), CAREBASE_BENCH_ROUTES: '1' }, ['--trace-gc']);
+  const collections = watchMarkCompacts(app);
   const ceiling = await startCeiling(DATABASE_URL, CEILING_PORT, POOL);
   try {
     await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);
@@ -109,6 +112,10 @@ export async function benchRecords(): Promise<void> {
       { query: 'fields filter', throughput: ratio(results[0]!, results[1]!), 'p99 ms at half the ceiling rate': results[6]!.p99, 'p99 ms at half its own rate': results[8]!.p99 },
       { query: 'type as actor', throughput: ratio(results[2]!, results[3]!), 'p99 ms at half the ceiling rate': results[7]!.p99, 'p99 ms at half its own rate': results[9]!.p99 },
     ]);
+    printTable(
+      "the half-load runs and the server's old-generation collections (requests that overlapped a mark-compact, from its marking to its sweeping)",
+      results.slice(6).map((r) => markCompactRow(r.name.trim(), r.spans ?? [], collections.windows())),
+    );
     // Where the actor route's time goes: Next's own floor, Next with the same SQL, and ours on top.
     const ms = (r: LoadResult) => 1000 / r.rps;
     const [fixed, withSql, app] = [results[4]!, results[5]!, results[2]!];
