@@ -14,9 +14,9 @@ const BEFORE_MS = 5;
 /**
  * Watches a server started with `--trace-gc` (startBenchApp's nodeArgs) and keeps the windows of its
  * mark-compacts: the line is printed when the pause ends, and says how long marking ran before it
- * (concurrently on the other core, in steps on the main thread). The fifteenth and twentieth passes of
- * decision 0014 found the half-load tail in these windows. The bench reads the server's stdout, which
- * it must anyway: an unread pipe that fills would block the server's writes.
+ * (concurrently on the other core, in steps on the main thread). Decision 0014's twentieth pass found
+ * the half-load tail in these windows. Reading the server's stdout is needed anyway: `--trace-gc` writes
+ * a line per collection, and a pipe nobody reads would fill and block the server's writes.
  */
 export function watchMarkCompacts(child: ChildProcess): { windows: () => readonly Window[] } {
   const windows: Window[] = [];
