@@ -1,12 +1,31 @@
 import type { ChildProcess } from 'node:child_process';
 import { percentile, type Span } from './lib';
 
-/** When a server's old-generation collection ran, on the same clock: from the start of its marking to sweeping. */
+/** One `--trace-gc` line: V8's own time (ms since the isolate started), heap before and after (MB), the pause. */
+export type GcEvent = { ms: number; kind: 'scavenge' | 'mark-compact'; before: number; after: number; pause: number; marking: number };
+
+// "[pid:addr]  22064 ms: Mark-Compact 216.4 (250.5) -> 63.6 (250.5) MB, 5.72 / 0.02 ms (+ 3.5 ms in 34 steps
+// since start of marking, biggest step 0.3 ms, walltime since start of marking 59 ms) ..."; a scavenge's
+// line has no marking part.
+const GC_LINE = /\s(\d+) ms: (Scavenge|Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, ([\d.]+) \/ [\d.]+ ms(?:.*?walltime since start of marking ([\d.]+) ms)?/;
+
+/** Parses one line of `--trace-gc` output; undefined for any other line. */
+export function parseGcLine(line: string): GcEvent | undefined {
+  const m = GC_LINE.exec(line);
+  if (!m) return undefined;
+  return {
+    ms: Number(m[1]),
+    kind: m[2] === 'Scavenge' ? 'scavenge' : 'mark-compact',
+    before: Number(m[3]),
+    after: Number(m[4]),
+    pause: Number(m[5]),
+    marking: Number(m[6] ?? 0),
+  };
+}
+
+/** When a server's old-generation collection ran, on this process's clock: from the start of its marking to sweeping. */
 type Window = { start: number; end: number };
 
-// `--trace-gc`: "... 22064 ms: Mark-Compact 216.4 (250.5) -> 63.6 (250.5) MB, 5.72 / 0.02 ms (+ 3.5 ms in 34
-// steps since start of marking, biggest step 0.3 ms, walltime since start of marking 59 ms) ..."
-const MARK_COMPACT = /: Mark-Compact .*?, ([\d.]+) \/ [\d.]+ ms(?:.*?walltime since start of marking ([\d.]+) ms)?/;
 /** Sweeping runs after the pause, and the line reaches us a little after the pause ended. */
 const AFTER_MS = 30;
 const BEFORE_MS = 5;
@@ -15,8 +34,10 @@ const BEFORE_MS = 5;
  * Watches a server started with `--trace-gc` (startBenchApp's nodeArgs) and keeps the windows of its
  * mark-compacts: the line is printed when the pause ends, and says how long marking ran before it
  * (concurrently on the other core, in steps on the main thread). Decision 0014's twentieth pass found
- * the half-load tail in these windows. Reading the server's stdout is needed anyway: `--trace-gc` writes
- * a line per collection, and a pipe nobody reads would fill and block the server's writes.
+ * the half-load tail in these windows. Node 20 writes each line to the pipe as the collection ends (a
+ * child's lines arrived one per read, a constant ~58 ms after V8's own time), so the time a line arrives
+ * places the collection. Reading the server's stdout is needed anyway: a pipe nobody reads would fill and
+ * block the server's writes.
  */
 export function watchMarkCompacts(child: ChildProcess): { windows: () => readonly Window[] } {
   const windows: Window[] = [];
@@ -26,11 +47,8 @@ export function watchMarkCompacts(child: ChildProcess): { windows: () => readonl
     const lines = (rest + chunk.toString()).split('\n');
     rest = lines.pop() ?? '';
     for (const line of lines) {
-      const m = MARK_COMPACT.exec(line);
-      if (!m) continue;
-      const pause = Number(m[1]);
-      const marking = Number(m[2] ?? 0);
-      windows.push({ start: now - pause - marking - BEFORE_MS, end: now + AFTER_MS });
+      const gc = parseGcLine(line);
+      if (gc?.kind === 'mark-compact') windows.push({ start: now - gc.pause - gc.marking - BEFORE_MS, end: now + AFTER_MS });
     }
   });
   return { windows: () => windows };

@@ -9,6 +9,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
+import { parseGcLine, type GcEvent } from './gc-windows';
 import { benchCareplanDefinition, ensureBuild, freshBenchDatabase, printTable, startBenchApp, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_promotion';
@@ -17,18 +18,6 @@ const PORT = 3209;
 const API_KEY = 'cb_key_bench_promotion_0123456789abcd';
 const N = Number(process.env.BENCH_PROMOTION_N ?? 4_000);
 const WARMUP = 500;
-
-type GcEvent = { ms: number; kind: 'scavenge' | 'mark-compact'; before: number; after: number; pause: number };
-
-/** `[pid:addr]  1234 ms: Scavenge 110.7 (130.1) -> 98.0 (131.3) MB, 5.30 / 0.09 ms ...` */
-function parseGc(lines: string[]): GcEvent[] {
-  const out: GcEvent[] = [];
-  for (const line of lines) {
-    const m = /\s(\d+) ms: (Scavenge|Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, ([\d.]+)/.exec(line);
-    if (m) out.push({ ms: Number(m[1]), kind: m[2] === 'Scavenge' ? 'scavenge' : 'mark-compact', before: Number(m[3]), after: Number(m[4]), pause: Number(m[5]) });
-  }
-  return out;
-}
 
 export async function benchPromotion(): Promise<void> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
@@ -40,7 +29,7 @@ export async function benchPromotion(): Promise<void> {
   await ensureBuild();
   const spawnedAt = Date.now();
   const app = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: '20', CAREBASE_BENCH_ROUTES: '1' }, ['--trace-gc']);
-  // V8 prints through C stdio, buffered on a pipe: the lines are read in full once the server has exited.
+  // The lines are parsed once the server has exited, and placed in each route's window by V8's own time.
   let output = '';
   app.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 1 });
@@ -75,7 +64,7 @@ export async function benchPromotion(): Promise<void> {
     await stopProcess(app);
   }
 
-  const events = parseGc(output.split('\n'));
+  const events = output.split('\n').map(parseGcLine).filter((e): e is GcEvent => e !== undefined);
   const rows = windows.map((w) => {
     let allocated = 0;
     let retained = 0;
