@@ -6,7 +6,7 @@ type Reply = { status?: number; body?: string; headers?: Record<string, string>;
 
 /**
  * A real HTTP receiver on 127.0.0.1 for webhook tests. `reply` decides each answer (by default 200
- * `{"ok":true}`); every request is kept, and `waitFor` resolves when enough have arrived.
+ * `{"ok":true}`); every request is kept, and `waitFor` resolves when enough have arrived (before any `delayMs` answer).
  */
 export async function startReceiver(reply: (req: Received, n: number) => Reply = () => ({})) {
   const received: Received[] = [];
@@ -19,15 +19,18 @@ export async function startReceiver(reply: (req: Received, n: number) => Reply =
       const entry: Received = { path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
       received.push(entry);
       const r = replyFn(entry, received.length);
+      // Waiters learn of a request when it arrives, not when it is answered: a test that holds the sender
+      // open with `delayMs` acts while the call is still out (waking them after the delay let the sender
+      // finish first, and a test of what happens meanwhile raced its own sender).
+      for (const w of [...waiters]) {
+        if (received.length >= w.count) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve();
+        }
+      }
       const send = () => {
         res.writeHead(r.status ?? 200, { 'content-type': 'application/json', ...r.headers });
         res.end(r.body ?? '{"ok":true}');
-        for (const w of [...waiters]) {
-          if (received.length >= w.count) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve();
-          }
-        }
       };
       if (r.delayMs) setTimeout(send, r.delayMs);
       else send();
