@@ -223,16 +223,21 @@ export function startBenchApp(port: number, databaseUrl: string, env: Record<str
 }
 
 /** Runs `fn` over `items` with `clients` at a time; answers each call's latency and the wall time. */
-export async function runAll<T>(items: T[], fn: (item: T) => Promise<number>, clients: number): Promise<{ latencies: number[]; seconds: number }> {
+export async function runAll<T>(items: T[], fn: (item: T) => Promise<number>, clients: number): Promise<{ latencies: number[]; seconds: number; spans: Span[] }> {
   const latencies: number[] = [];
+  const spans: Span[] = [];
   let next = 0;
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
-      while (next < items.length) latencies.push(await fn(items[next++]!));
+      while (next < items.length) {
+        const due = performance.now();
+        latencies.push(await fn(items[next++]!));
+        spans.push({ due, done: performance.now() });
+      }
     }),
   );
-  return { latencies, seconds: (performance.now() - t0) / 1000 };
+  return { latencies, seconds: (performance.now() - t0) / 1000, spans };
 }
 
 export type Receiver = { pid: number | undefined; count: () => Promise<number>; report: () => Promise<[string, number][]>; reset: () => void; stop: () => void };
