@@ -58,7 +58,7 @@ export function watchMarkCompacts(child: ChildProcess): { windows: () => readonl
  * Splits a run's requests by whether they overlapped one of the server's mark-compacts: how many did, how
  * many of the slow ones (over `slowMs`) did, and p99 of the rest.
  */
-export function byMarkCompacts(spans: readonly Span[], windows: readonly Window[], slowMs = 50) {
+function byMarkCompacts(spans: readonly Span[], windows: readonly Window[], slowMs = 50) {
   const from = spans.reduce((a, s) => Math.min(a, s.due), Infinity);
   const to = spans.reduce((a, s) => Math.max(a, s.done), -Infinity);
   const inRun = windows.filter((w) => w.end >= from && w.start <= to);

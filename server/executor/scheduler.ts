@@ -6,16 +6,12 @@ import { WakeableSleep } from './wakeable-sleep';
 
 /**
  * How long an idle look sleeps. Commits do not wake the scheduler, so an activity created due at once waits
- * for the next look, and what arrived meanwhile is applied in one batch that the requests around it wait
- * behind. At 130 enrolments/s with 1 s between looks, each look applied about 130 transitions in one
- * 50-70 ms batch (half-load p99 60-174 ms against 32-33 ms at 250 ms; decision 0014, fifteenth pass). At
- * 150 enrolments/s from one client, looks every 250 ms applied batches of about 14, and 22 of 29
- * enrolments over 15 ms had one start during them; with the backoff below, batches of about 4 left 22
- * such enrolments in 9 runs of 600 against 110 in 15 (median p99 12.4 ms against 15.4; twenty-first
- * pass). So the first empty look after work sleeps `BUSY_IDLE_MS`, and each further one twice as long, up
- * to `MAX_IDLE_MS`: while transitions keep coming the scheduler looks every 50 ms, and an idle one four
- * times a second, as before. Never longer than until the next due time, nor shorter than `MIN_IDLE_MS`.
- * A look is two indexed queries.
+ * for the next look, and what came due meanwhile is applied in one batch that the requests around it wait
+ * behind: the longer between looks, the bigger that batch (1 s made 50-70 ms batches at 130 enrolments/s;
+ * 250 ms held most single-client enrolments over 15 ms; decision 0014, fifteenth and twenty-first passes).
+ * So the first empty look after work sleeps `BUSY_IDLE_MS`, and each further one twice as long, up to
+ * `MAX_IDLE_MS`: while transitions keep coming it looks every 50 ms, an idle one four times a second.
+ * Never longer than until the next due time, nor shorter than `MIN_IDLE_MS`. A look is two indexed queries.
  */
 const BUSY_IDLE_MS = 50;
 const MAX_IDLE_MS = 250;
@@ -23,7 +19,7 @@ const MIN_IDLE_MS = 20;
 
 /** The sleep after `emptyLooks` empty looks in a row (0: the first since one found work) with the next due time `untilDueMs` away. */
 export function idleSleepMs(emptyLooks: number, untilDueMs: number | null): number {
-  const backoff = Math.min(MAX_IDLE_MS, BUSY_IDLE_MS * 2 ** Math.min(emptyLooks, 8));
+  const backoff = Math.min(MAX_IDLE_MS, BUSY_IDLE_MS * 2 ** emptyLooks);
   return untilDueMs === null ? backoff : Math.min(backoff, Math.max(MIN_IDLE_MS, untilDueMs));
 }
 
@@ -135,10 +131,10 @@ export class TransitionScheduler {
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
         this.drainQueue(db);
+        if (claimed > 0) this.emptyLooks = 0;
         if (claimed === 0) await this.nap.sleep(await this.idleMs(db, this.emptyLooks++));
         // Only synchronous transitions are due and every slot is busy: wait for one to finish.
         else if (batch.applied === 0 && batch.leased.length === 0) await this.nap.sleep(RETRY_MS);
-        if (claimed > 0) this.emptyLooks = 0;
       } catch (e) {
         console.error('[scheduler] a pass failed', e);
         await this.nap.sleep(RETRY_MS);
