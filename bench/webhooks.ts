@@ -75,7 +75,7 @@ export async function benchWebhooks(): Promise<void> {
     ceilings.push(rate);
     rows.push({ run: `ceiling: undici ${name} posts`, deliveries: deliveriesTotal, 'deliveries/s': Math.round(rate), 'p50 ms': '-', 'p99 ms': '-' });
   }
-  const ceilingRate = Math.max(...ceilings);
+  const [requestRate, dispatchRate] = ceilings as [number, number];
   await agent.close();
   receiver.reset();
 
@@ -171,7 +171,9 @@ export async function benchWebhooks(): Promise<void> {
   printTable(`bench/webhooks: ${OPERATIONS} operations x ${WEBHOOKS} after webhooks, PostgreSQL, executor concurrency ${CONCURRENCY}`, rows);
   const burstRate = rows[2]!['deliveries/s'] as number;
   printTable('executor / ceiling', [
-    { measure: 'throughput', value: `${((burstRate / ceilingRate) * 100).toFixed(0)} % of ceiling (the faster client)`, goal: '>= 50 %' },
+    // The issue's ceiling was undici's `request`; `dispatch`, the way the executor posts, is the stricter.
+    { measure: 'throughput against undici `request`', value: `${((burstRate / requestRate) * 100).toFixed(0)} %`, goal: '>= 50 %' },
+    { measure: 'throughput against undici `dispatch`', value: `${((burstRate / dispatchRate) * 100).toFixed(0)} %`, goal: '>= 50 %' },
     { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
     { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[4]!['p99 ms']} ms`, goal: '< 1000 ms' },
   ]);
