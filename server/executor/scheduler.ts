@@ -131,10 +131,12 @@ export class TransitionScheduler {
         this.opts.onBatch?.({ applied: batch.applied, dueTimes: batch.dueTimes, doneAt: Date.now() });
         this.queue.push(...batch.leased);
         this.drainQueue(db);
-        if (claimed > 0) this.emptyLooks = 0;
         if (claimed === 0) await this.nap.sleep(await this.idleMs(db, this.emptyLooks++));
-        // Only synchronous transitions are due and every slot is busy: wait for one to finish.
-        else if (batch.applied === 0 && batch.leased.length === 0) await this.nap.sleep(RETRY_MS);
+        else {
+          this.emptyLooks = 0;
+          // Only synchronous transitions are due and every slot is busy: wait for one to finish.
+          if (batch.applied === 0 && batch.leased.length === 0) await this.nap.sleep(RETRY_MS);
+        }
       } catch (e) {
         console.error('[scheduler] a pass failed', e);
         await this.nap.sleep(RETRY_MS);
