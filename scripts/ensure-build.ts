@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['app', 'server', 'db', 'inngest', 'instrumentation.ts', 'next.config.mjs', 'postcss.config.mjs', 'package.json', 'tsconfig.json'];
+const SOURCES = ['app', 'server', 'db', 'inngest', 'instrumentation.ts', 'next.config.mjs', 'postcss.config.mjs', 'package.json', 'tsconfig.json', 'patches'];
 const SKIP = /(\.test\.tsx?|\.spec\.ts)$|^server\/testing\//;
 
 function newestSource(root: string): number {
