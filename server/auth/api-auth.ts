@@ -2,7 +2,7 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { getDbHandle, type Db } from '@/db/client';
 import { apiKeys, memberTokens, members } from '@/db/schema';
 import { createContext, type Actor, type ServiceContext } from '@/server/context';
-import { Semaphore } from '@/server/core/semaphore';
+import { Semaphore, type SemaphoreState } from '@/server/core/semaphore';
 import { AppError, unavailable } from '@/server/errors';
 import { consumeTokenRequest, failedAuthentication } from './rate-limits';
 import { hashToken } from '@/server/core/crypto';
@@ -134,6 +134,28 @@ let gate: Semaphore | undefined;
 /** How long a request may wait for a database slot before it is refused (503) rather than queued. */
 const slotWaitMs = (statementTimeoutMs: number) => Math.min(1_000, statementTimeoutMs);
 
+let refusedSinceLog = 0;
+let lastRefusalLog = 0;
+
+/**
+ * A request refused for want of a database slot: 503, and a line in the log (at most one a second,
+ * counting the refusals since the last) saying how the slots stood, so that an operator can tell a
+ * database that holds every slot for long (a stall, a lock) from more requests than slots.
+ */
+function refusedForBusyDatabase(state: SemaphoreState, waitedMs: number): AppError {
+  refusedSinceLog++;
+  const now = Date.now();
+  if (now - lastRefusalLog >= 1_000) {
+    console.warn(
+      `[db-gate] ${refusedSinceLog} request(s) refused (503) after waiting ${waitedMs} ms for a database slot: ` +
+        `${state.active} of ${state.capacity} slots held, the oldest for ${state.oldestHeldMs} ms; ${state.queued} still waiting`,
+    );
+    refusedSinceLog = 0;
+    lastRefusalLog = now;
+  }
+  return unavailable('The database is busy; nothing was changed. Try again shortly.', 1);
+}
+
 /**
  * The REST adapter's way in (CONTRACT 1, 2): takes a database slot (postgres.js slows down when more
  * queries wait than its pool has connections, porsager/postgres#747, so requests queue here instead,
@@ -164,6 +186,6 @@ export async function withApiContext<T>(
       }
       return fn(createContext(handle.db, principal.projectId, actor, undefined, request.requestId), principal);
     },
-    { timeoutMs: slotWaitMs(handle.statementTimeoutMs), onTimeout: () => unavailable('The database is busy; nothing was changed. Try again shortly.', 1) },
+    { timeoutMs: slotWaitMs(handle.statementTimeoutMs), onTimeout: (state) => refusedForBusyDatabase(state, slotWaitMs(handle.statementTimeoutMs)) },
   );
 }
