@@ -91,6 +91,12 @@ export async function benchSoak(): Promise<void> {
   await sql`insert into record (project_id, type, member_id, fields)
     select ${projectId}, (${sql.array(TYPES)}::text[])[1 + (g % 3)], ${firstMember} + (g % ${MEMBERS}), jsonb_build_object('n', g) from generate_series(1, 30000) g`;
   await sql`vacuum analyze`;
+  // If something stalls (the twenty-third pass's soak had five 503s in one minute, cause not found), the
+  // server log says how its database slots stood ([db-gate]) and PostgreSQL's log the statements that
+  // took half a second or more and the lock waits over deadlock_timeout. New sessions only: set before
+  // the app connects.
+  await sql.unsafe(`alter database ${DB_NAME} set log_min_duration_statement = 500`);
+  await sql.unsafe(`alter database ${DB_NAME} set log_lock_waits = on`);
 
   fs.mkdirSync(path.dirname(PROBE_FILE), { recursive: true });
   fs.rmSync(PROBE_FILE, { force: true });
@@ -106,6 +112,22 @@ export async function benchSoak(): Promise<void> {
   });
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 20 });
   let writeErrors = 0;
+  let t0 = Date.now();
+  const minute = () => ((Date.now() - t0) / 60_000).toFixed(2);
+  /** What the database was doing when the first write failed: a stall shows as sessions waiting on something. */
+  let activityShown = false;
+  const showActivity = async () => {
+    if (activityShown) return;
+    activityShown = true;
+    const rows = await sql<Record<string, unknown>[]>`
+      select pid, backend_type, state, wait_event_type, wait_event,
+             round(extract(epoch from now() - xact_start) * 1000)::int as xact_ms,
+             round(extract(epoch from now() - query_start) * 1000)::int as query_ms,
+             left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+      from pg_stat_activity where pid <> pg_backend_pid() and (state is distinct from 'idle' or backend_type <> 'client backend')
+      order by xact_start nulls last`;
+    printTable(`pg_stat_activity at minute ${minute()}, when the first write failed`, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '')]))));
+  };
   const call = async (method: 'POST' | 'PATCH', p: string, body: unknown) => {
     const res = await request(`http://127.0.0.1:${PORT}/api/v1${p}`, {
       method,
@@ -134,10 +156,11 @@ export async function benchSoak(): Promise<void> {
     const definition = (await call('POST', '/careplan-definition', { slug: 'soak', title: 'Soak', inputs: [{ key: 'surgery', observationCodeId: code.id }], actions })) as { id: number };
 
     const durationS = MINUTES * 60;
-    const t0 = Date.now();
+    t0 = Date.now();
     const rand = (n: number) => Math.floor(Math.random() * n);
-    const reads = new Promise<autocannon.Result>((resolve, reject) =>
-      autocannon(
+    const readFailures: string[] = [];
+    const reads = new Promise<autocannon.Result>((resolve, reject) => {
+      const instance = autocannon(
         {
           url: `http://127.0.0.1:${PORT}`,
           connections: 20,
@@ -147,8 +170,11 @@ export async function benchSoak(): Promise<void> {
           requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}` }) }],
         },
         (err, result) => (err ? reject(err) : resolve(result)),
-      ),
-    );
+      );
+      instance.on('response', (_client: unknown, statusCode: number) => {
+        if (statusCode >= 300 && readFailures.length < 20) readFailures.push(`minute ${minute()}: ${statusCode}`);
+      });
+    });
     let enrolled = 0;
     let lastWrite = Date.now();
     const inFlight = new Set<Promise<void>>();
@@ -164,7 +190,8 @@ export async function benchSoak(): Promise<void> {
           enrolled++;
           lastWrite = Date.now();
         } catch (e) {
-          if (writeErrors++ < 5) console.error(String(e));
+          if (writeErrors++ < 5) console.error(`soak: minute ${minute()}: ${String(e)}`);
+          void showActivity().catch((err: unknown) => console.error(`soak: pg_stat_activity: ${String(err)}`));
         }
       })();
       inFlight.add(task);
@@ -247,6 +274,7 @@ export async function benchSoak(): Promise<void> {
       { measure: 'deliveries: rows / arrived (unique) / not delivered', value: `${counts!.deliveries} / ${uniqueArrivals} / ${pending.undelivered}` },
     ]);
     console.log(`memory samples: ${PROBE_FILE}`);
+    if (readFailures.length) console.log(`reads not answered 2xx (first 20): ${readFailures.join('; ')}`);
     // Sequential scans of the big tables show a plan that does not follow their growth.
     const scans = await sql<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number; n_live_tup: number }[]>`
       select relname, seq_scan::int, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::int as idx_scan, n_live_tup::int
