@@ -2,13 +2,20 @@
 // process appends its RSS and heap to MEMORY_PROBE_FILE as one JSON line. Heap used is also read each
 // second, and the line carries that minute's lowest reading: the heap just after a collection, what is
 // really held, as opposed to garbage not yet collected; and the minute's lowest RSS, the process's size
-// at the bottom of the collector's sawtooth rather than wherever one sample falls on it. Not part of the app.
+// at the bottom of the collector's sawtooth rather than wherever one sample falls on it. With
+// MEMORY_PROBE_FULL_GC=1 each sample first runs a full collection and also records RSS and heap just after
+// it: what the process holds, free of where the sawtooth stood (one extra mark-compact a minute). Not part of the app.
 const fs = require('node:fs');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const file = process.env.MEMORY_PROBE_FILE;
 if (file) {
   let heapUsedMin = Infinity;
   let rssMin = Infinity;
+  let gc;
+  if (process.env.MEMORY_PROBE_FULL_GC === '1') {
+    require('node:v8').setFlagsFromString('--expose-gc');
+    gc = require('node:vm').runInNewContext('gc');
+  }
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
   setInterval(() => {
@@ -31,6 +38,12 @@ if (file) {
       arrayBuffers: m.arrayBuffers,
       loopDelayP99Ms: Math.round(delay.percentile(99) / 1e5) / 10,
     };
+    if (gc) {
+      gc();
+      const after = process.memoryUsage();
+      line.rssAfterGc = after.rss;
+      line.heapAfterGc = after.heapUsed;
+    }
     heapUsedMin = Infinity;
     rssMin = Infinity;
     delay.reset();

@@ -36,6 +36,13 @@ const PROBE_FILE = path.resolve('bench/results/soak-memory.jsonl');
 const COUNT_STATEMENTS = process.env.SOAK_STATEMENTS === '1';
 /** The census so far, rewritten each minute (readable while the soak runs). */
 const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
+/**
+ * SOAK_FULL_GC=1: the server runs a full collection before each minute's sample and the soak also prints
+ * RSS and heap just after it, a leak measure that does not depend on where V8's sawtooth stood (RSS
+ * sampled each minute swung by 200 MB in the twenty-fourth pass's soak). It adds a mark-compact a minute,
+ * so the default soak leaves it off.
+ */
+const FULL_GC = process.env.SOAK_FULL_GC === '1';
 
 /**
  * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
@@ -57,7 +64,7 @@ function statementFamilies(prepared: Map<string, number>): { family: string; tex
   return [...families].map(([family, f]) => ({ family, ...f })).sort((a, b) => b.texts - a.texts);
 }
 
-type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number };
+type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number; rssAfterGc?: number; heapAfterGc?: number };
 
 /** Least-squares slope of y over t, in y-units per 10 minutes. */
 function slopePer10Min(points: { t: number; y: number }[]): number {
@@ -107,6 +114,7 @@ export async function benchSoak(): Promise<void> {
     // kill -USR2 <server pid> writes a heap snapshot to bench/results (after a full collection: what is held).
     NODE_OPTIONS: `--require ${path.resolve('bench/memory-probe.cjs')} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${path.dirname(PROBE_FILE)}`,
     MEMORY_PROBE_FILE: PROBE_FILE,
+    ...(FULL_GC ? { MEMORY_PROBE_FULL_GC: '1' } : {}),
     WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
     DB_POOL_MAX: '20',
   });
@@ -262,6 +270,20 @@ export async function benchSoak(): Promise<void> {
         value: `${mb(floors[0]?.y ?? NaN)} / ${mb(Math.max(...floors.map((f) => f.y)))} / ${mb(floors.at(-1)?.y ?? NaN)}`,
       },
       { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: rounded(floors.map((f) => ({ t: f.t, y: f.y / 1048576 }))) },
+      ...(FULL_GC
+        ? [
+            {
+              measure: 'server RSS just after a full collection MB (first / peak / last during the load)',
+              value: `${mb(after10[0]?.rssAfterGc ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.rssAfterGc ?? NaN)))} / ${mb(after10.at(-1)?.rssAfterGc ?? NaN)}`,
+            },
+            { measure: 'RSS just after a full collection: slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rssAfterGc ?? NaN) },
+            {
+              measure: 'server heap just after a full collection MB (first / peak / last during the load)',
+              value: `${mb(after10[0]?.heapAfterGc ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapAfterGc ?? NaN)))} / ${mb(after10.at(-1)?.heapAfterGc ?? NaN)}`,
+            },
+            { measure: 'heap just after a full collection: slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapAfterGc ?? NaN) },
+          ]
+        : []),
       { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
