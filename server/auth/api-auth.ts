@@ -170,6 +170,7 @@ export async function withApiContext<T>(
 ): Promise<T> {
   const handle = await getDbHandle();
   gate ??= new Semaphore(handle.concurrency);
+  const waitMs = slotWaitMs(handle.statementTimeoutMs);
   return gate.run(
     async () => {
       let authenticated: Awaited<ReturnType<typeof authenticate>>;
@@ -186,6 +187,6 @@ export async function withApiContext<T>(
       }
       return fn(createContext(handle.db, principal.projectId, actor, undefined, request.requestId), principal);
     },
-    { timeoutMs: slotWaitMs(handle.statementTimeoutMs), onTimeout: (state) => refusedForBusyDatabase(state, slotWaitMs(handle.statementTimeoutMs)) },
+    { timeoutMs: waitMs, onTimeout: (state) => refusedForBusyDatabase(state, waitMs) },
   );
 }

@@ -59,13 +59,13 @@ export class Semaphore {
   }
 
   state(): SemaphoreState {
-    let oldest = Infinity;
-    for (const h of this.holders) oldest = Math.min(oldest, h.since);
+    // A Set iterates in insertion order and holders are added as they take their slots: the first is the oldest.
+    const oldest = this.holders.values().next().value;
     return {
       active: this.active,
       capacity: this.capacity,
       queued: this.waiting.length,
-      oldestHeldMs: this.holders.size ? Math.round(performance.now() - oldest) : 0,
+      oldestHeldMs: oldest ? Math.round(performance.now() - oldest.since) : 0,
     };
   }
 }
