@@ -120,22 +120,6 @@ export async function benchSoak(): Promise<void> {
   });
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 20 });
   let writeErrors = 0;
-  let t0 = Date.now();
-  const minute = () => ((Date.now() - t0) / 60_000).toFixed(2);
-  /** What the database was doing when the first write failed: a stall shows as sessions waiting on something. */
-  let activityShown = false;
-  const showActivity = async () => {
-    if (activityShown) return;
-    activityShown = true;
-    const rows = await sql<Record<string, unknown>[]>`
-      select pid, backend_type, state, wait_event_type, wait_event,
-             round(extract(epoch from now() - xact_start) * 1000)::int as xact_ms,
-             round(extract(epoch from now() - query_start) * 1000)::int as query_ms,
-             left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
-      from pg_stat_activity where pid <> pg_backend_pid() and (state is distinct from 'idle' or backend_type <> 'client backend')
-      order by xact_start nulls last`;
-    printTable(`pg_stat_activity at minute ${minute()}, when the first write failed`, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '')]))));
-  };
   const call = async (method: 'POST' | 'PATCH', p: string, body: unknown) => {
     const res = await request(`http://127.0.0.1:${PORT}/api/v1${p}`, {
       method,
@@ -164,7 +148,22 @@ export async function benchSoak(): Promise<void> {
     const definition = (await call('POST', '/careplan-definition', { slug: 'soak', title: 'Soak', inputs: [{ key: 'surgery', observationCodeId: code.id }], actions })) as { id: number };
 
     const durationS = MINUTES * 60;
-    t0 = Date.now();
+    const t0 = Date.now();
+    const minute = () => ((Date.now() - t0) / 60_000).toFixed(2);
+    /** What the database was doing when the first write failed: a stall shows as sessions waiting on something. */
+    let activityShown = false;
+    const showActivity = async () => {
+      if (activityShown) return;
+      activityShown = true;
+      const rows = await sql<Record<string, unknown>[]>`
+        select pid, backend_type, state, wait_event_type, wait_event,
+               round(extract(epoch from now() - xact_start) * 1000)::int as xact_ms,
+               round(extract(epoch from now() - query_start) * 1000)::int as query_ms,
+               left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as query
+        from pg_stat_activity where pid <> pg_backend_pid() and (state is distinct from 'idle' or backend_type <> 'client backend')
+        order by xact_start nulls last`;
+      printTable(`pg_stat_activity at minute ${minute()}, when the first write failed`, rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, String(v ?? '')]))));
+    };
     const rand = (n: number) => Math.floor(Math.random() * n);
     const readFailures: string[] = [];
     const reads = new Promise<autocannon.Result>((resolve, reject) => {
@@ -247,16 +246,21 @@ export async function benchSoak(): Promise<void> {
     // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
     const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
     const floors = rssFloors(after10, 5);
+    /** "first / peak / last" in MB of one measure over `of` (NaN where a sample lacks it). */
+    const firstPeakLast = (of: Sample[], bytes: (s: Sample) => number | undefined) => {
+      const at = (s: Sample | undefined) => (s && bytes(s)) ?? NaN;
+      return `${mb(at(of[0]))} / ${mb(Math.max(...of.map(at)))} / ${mb(at(of.at(-1)))}`;
+    };
     const rounded = (points: { t: number; y: number }[]) => (Math.round(slopePer10Min(points) * 100) / 100).toString();
     const slope = (bytes: (s: Sample) => number) => rounded(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
     printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
-      { measure: 'server RSS MB (first sample / peak / last, after settling)', value: `${mb(server[0]!.rss)} / ${mb(Math.max(...server.map((s) => s.rss)))} / ${mb(server.at(-1)!.rss)}` },
-      { measure: 'server heap used MB (start / peak / end)', value: `${mb(server[0]!.heapUsed)} / ${mb(Math.max(...server.map((s) => s.heapUsed)))} / ${mb(server.at(-1)!.heapUsed)}` },
+      { measure: 'server RSS MB (first sample / peak / last, after settling)', value: firstPeakLast(server, (s) => s.rss) },
+      { measure: 'server heap used MB (start / peak / end)', value: firstPeakLast(server, (s) => s.heapUsed) },
       { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rss) },
       { measure: 'heap slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsed) },
       {
         measure: 'server heap after collection MB (lowest each minute: first / peak / last during the load)',
-        value: `${mb(after10[0]?.heapUsedMin ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapUsedMin)))} / ${mb(after10.at(-1)?.heapUsedMin ?? NaN)}`,
+        value: firstPeakLast(after10, (s) => s.heapUsedMin),
       },
       { measure: 'heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin) },
       // The RSS sampled once a minute lands anywhere on the collector's sawtooth (it swung by 150 MB from one
@@ -272,19 +276,13 @@ export async function benchSoak(): Promise<void> {
       { measure: 'RSS floor slope, minute 10 to the end of the load, MB per 10 min', value: rounded(floors.map((f) => ({ t: f.t, y: f.y / 1048576 }))) },
       ...(FULL_GC
         ? [
-            {
-              measure: 'server RSS just after a full collection MB (first / peak / last during the load)',
-              value: `${mb(after10[0]?.rssAfterGc ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.rssAfterGc ?? NaN)))} / ${mb(after10.at(-1)?.rssAfterGc ?? NaN)}`,
-            },
+            { measure: 'server RSS just after a full collection MB (first / peak / last during the load)', value: firstPeakLast(after10, (s) => s.rssAfterGc) },
             { measure: 'RSS just after a full collection: slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rssAfterGc ?? NaN) },
-            {
-              measure: 'server heap just after a full collection MB (first / peak / last during the load)',
-              value: `${mb(after10[0]?.heapAfterGc ?? NaN)} / ${mb(Math.max(...after10.map((s) => s.heapAfterGc ?? NaN)))} / ${mb(after10.at(-1)?.heapAfterGc ?? NaN)}`,
-            },
+            { measure: 'server heap just after a full collection MB (first / peak / last during the load)', value: firstPeakLast(after10, (s) => s.heapAfterGc) },
             { measure: 'heap just after a full collection: slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapAfterGc ?? NaN) },
           ]
         : []),
-      { measure: 'server heap total MB (first / peak / last)', value: `${mb(server[0]!.heapTotal)} / ${mb(Math.max(...server.map((s) => s.heapTotal)))} / ${mb(server.at(-1)!.heapTotal)}` },
+      { measure: 'server heap total MB (first / peak / last)', value: firstPeakLast(server, (s) => s.heapTotal) },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
       { measure: 'record reads (req/s, p50 / p99 ms)', value: `${readResult.requests.total} (${Math.round(readResult.requests.average)}/s, ${readResult.latency.p50} / ${readResult.latency.p99})` },
