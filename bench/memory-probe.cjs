@@ -6,7 +6,7 @@
 // MEMORY_PROBE_FULL_GC=1 each sample first runs a full collection and also records RSS and heap just after
 // it: what the process holds, free of where the sawtooth stood (one extra mark-compact a minute). Not part of the app.
 const fs = require('node:fs');
-const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { monitorEventLoopDelay, PerformanceObserver, constants } = require('node:perf_hooks');
 const file = process.env.MEMORY_PROBE_FILE;
 if (file) {
   let heapUsedMin = Infinity;
@@ -18,6 +18,18 @@ if (file) {
   }
   const delay = monitorEventLoopDelay({ resolution: 20 });
   delay.enable();
+  // Mark-compacts since the last sample and their pauses: what a smaller heap growing factor costs (with
+  // MEMORY_PROBE_FULL_GC the forced ones count too, in the following sample).
+  let majorGcs = 0;
+  let majorGcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        majorGcs++;
+        majorGcMs += e.duration;
+      }
+    }
+  }).observe({ entryTypes: ['gc'] });
   setInterval(() => {
     const m = process.memoryUsage();
     heapUsedMin = Math.min(heapUsedMin, m.heapUsed);
@@ -37,6 +49,8 @@ if (file) {
       external: m.external,
       arrayBuffers: m.arrayBuffers,
       loopDelayP99Ms: Math.round(delay.percentile(99) / 1e5) / 10,
+      majorGcs,
+      majorGcMs: Math.round(majorGcMs * 10) / 10,
     };
     if (gc) {
       gc();
@@ -46,6 +60,8 @@ if (file) {
     }
     heapUsedMin = Infinity;
     rssMin = Infinity;
+    majorGcs = 0;
+    majorGcMs = 0;
     delay.reset();
     fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
   };

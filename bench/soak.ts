@@ -43,6 +43,12 @@ const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
  * so the default soak leaves it off.
  */
 const FULL_GC = process.env.SOAK_FULL_GC === '1';
+/**
+ * SOAK_NODE_FLAGS: flags for the server's node (V8's heap flags among them, which NODE_OPTIONS refuses), for
+ * example `--heap-growing-percent=30`: how far V8 lets the heap grow between mark-compacts sets the height
+ * of the RSS sawtooth the slope is drawn through.
+ */
+const NODE_FLAGS = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 /**
  * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
@@ -64,7 +70,7 @@ function statementFamilies(prepared: Map<string, number>): { family: string; tex
   return [...families].map(([family, f]) => ({ family, ...f })).sort((a, b) => b.texts - a.texts);
 }
 
-type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number; rssAfterGc?: number; heapAfterGc?: number };
+type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number; majorGcs: number; majorGcMs: number; rssAfterGc?: number; heapAfterGc?: number };
 
 /** Least-squares slope of y over t, in y-units per 10 minutes. */
 function slopePer10Min(points: { t: number; y: number }[]): number {
@@ -117,7 +123,7 @@ export async function benchSoak(): Promise<void> {
     ...(FULL_GC ? { MEMORY_PROBE_FULL_GC: '1' } : {}),
     WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
     DB_POOL_MAX: '20',
-  });
+  }, NODE_FLAGS);
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 20 });
   let writeErrors = 0;
   const call = async (method: 'POST' | 'PATCH', p: string, body: unknown) => {
@@ -253,7 +259,7 @@ export async function benchSoak(): Promise<void> {
     };
     const rounded = (points: { t: number; y: number }[]) => (Math.round(slopePer10Min(points) * 100) / 100).toString();
     const slope = (bytes: (s: Sample) => number) => rounded(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
-    printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries`, [
+    printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries${NODE_FLAGS.length ? `; server node ${NODE_FLAGS.join(' ')}` : ''}`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: firstPeakLast(server, (s) => s.rss) },
       { measure: 'server heap used MB (start / peak / end)', value: firstPeakLast(server, (s) => s.heapUsed) },
       { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rss) },
@@ -283,6 +289,10 @@ export async function benchSoak(): Promise<void> {
           ]
         : []),
       { measure: 'server heap total MB (first / peak / last)', value: firstPeakLast(server, (s) => s.heapTotal) },
+      {
+        measure: 'mark-compacts, minute 10 to the end of the load: count, total pause ms, worst minute ms',
+        value: `${after10.reduce((a, s) => a + s.majorGcs, 0)}, ${Math.round(after10.reduce((a, s) => a + s.majorGcMs, 0))}, ${Math.max(...after10.map((s) => s.majorGcMs))}`,
+      },
       { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
       { measure: 'samples (one a minute)', value: String(server.length) },
       { measure: 'record reads (req/s, p50 / p99 ms)', value: `${readResult.requests.total} (${Math.round(readResult.requests.average)}/s, ${readResult.latency.p50} / ${readResult.latency.p99})` },
