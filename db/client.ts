@@ -72,18 +72,45 @@ function lockDataDir(dir: string): () => void {
   };
 }
 
-async function openPglite(dir: string, statementTimeoutMs: number): Promise<Handle> {
+/**
+ * A new PGlite: on `dir`'s `pg` folder (PGlite wants a dir of its own: it runs initdb into an empty one;
+ * our lock file sits beside it), or in memory, from `template` (a dumpDataDir tar) when one is given.
+ */
+async function createPglite(dir: string, template?: string) {
   const { PGlite } = await import('@electric-sql/pglite');
   const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
+  const where = dir.startsWith('memory://')
+    ? template
+      ? { loadDataDir: new Blob([fs.readFileSync(template)]) }
+      : {}
+    : { dataDir: path.join(dir, 'pg') };
+  // btree_gist: the appointments' exclusion constraint (migration 0007).
+  return PGlite.create({ ...where, extensions: { btree_gist } });
+}
+
+/**
+ * Writes a migrated, otherwise empty in-memory database to `file` as a PGLITE_TEMPLATE: the test suite
+ * makes one per run, and each test file's database starts from it (1.1 s) instead of running initdb and
+ * every migration (4.5 s).
+ */
+export async function writePgliteTemplate(file: string): Promise<void> {
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const pg = await createPglite('memory://');
+  try {
+    await migratePglite(drizzle(pg, { schema }) as unknown as Db);
+    const dump = await pg.dumpDataDir('none');
+    fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  } finally {
+    await pg.close();
+  }
+}
+
+async function openPglite(dir: string, template: string | undefined, statementTimeoutMs: number): Promise<Handle> {
   const { drizzle } = await import('drizzle-orm/pglite');
   const inMemory = dir.startsWith('memory://');
   const unlock = inMemory ? () => {} : lockDataDir(dir);
-  // PGlite wants a dir of its own (it runs initdb into an empty one); our lock file sits beside it.
-  const open = async () => {
-    // btree_gist: the appointments' exclusion constraint (migration 0007).
-    return PGlite.create({ ...(inMemory ? {} : { dataDir: path.join(dir, 'pg') }), extensions: { btree_gist } });
-  };
-  // A trapped instance is replaced; an in-memory one comes back empty, so migrations run again.
+  const open = () => createPglite(dir, template);
+  // A trapped instance is replaced; an in-memory one comes back empty (or as the template), so migrations run again.
   const client: ResilientPglite = new ResilientPglite(await open(), open, () => migratePglite(db));
   const db = drizzle(client as never, { schema }) as unknown as Db;
   return {
@@ -158,7 +185,7 @@ export function getDbHandle(): Promise<Handle> {
     const env = getEnv();
     const handle = env.DATABASE_URL
       ? await openPostgres(env.DATABASE_URL, env.DB_POOL_MAX, env.DB_STATEMENT_TIMEOUT_MS)
-      : await openPglite(env.PGLITE_DIR, env.DB_STATEMENT_TIMEOUT_MS);
+      : await openPglite(env.PGLITE_DIR, env.PGLITE_TEMPLATE, env.DB_STATEMENT_TIMEOUT_MS);
     await handle.ready;
     return handle;
   })().catch((e: unknown) => {

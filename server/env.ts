@@ -44,6 +44,8 @@ const schema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     DATABASE_URL: z.preprocess(emptyToUndefined, z.url().optional()),
     PGLITE_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+    // A PGlite data dir dump (dumpDataDir's tar) an in-memory database starts from instead of initdb.
+    PGLITE_TEMPLATE: z.preprocess(emptyToUndefined, z.string().optional()),
     DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     AUTH_SECRET: z.preprocess(emptyToUndefined, z.string().min(16).optional()),

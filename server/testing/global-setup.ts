@@ -1,15 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import postgres from 'postgres';
 import { ensureBuild } from '@/scripts/ensure-build';
 
 /**
  * On PostgreSQL, start each run from an empty schema so migrations are tested from scratch; refuses any
- * database whose name does not end in "test". PGlite runs in memory per worker and needs nothing here.
+ * database whose name does not end in "test". On PGlite (in memory, one per test file) the migrations run
+ * here once, into the template every test file's database starts from.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(): Promise<void | (() => void)> {
   // The HTTP tests serve the production build in process; build it when the sources changed.
   ensureBuild();
   const url = process.env.DATABASE_URL;
-  if (!url) return;
+  if (!url) {
+    // Each test file opens its own in-memory PGlite: from a migrated template made here once, not by
+    // initdb and every migration again (4.5 s of CPU per file; 1.1 s from the template).
+    if (process.env.PGLITE_TEMPLATE) return;
+    const file = path.join(os.tmpdir(), `carebase-pglite-template-${process.pid}.tar`);
+    const { writePgliteTemplate } = await import('@/db/client');
+    await writePgliteTemplate(file);
+    process.env.PGLITE_TEMPLATE = file;
+    return () => fs.rmSync(file, { force: true });
+  }
   const name = new URL(url).pathname.slice(1);
   if (!name.endsWith('test')) throw new Error(`Refusing to reset database "${name}": tests need one named *test`);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
