@@ -130,14 +130,16 @@ describe('embedded scheduler', () => {
 
 describe('scheduler leases', () => {
   it('renews the lease while a before webhook is slower than the lease, so another instance does not call it again', async () => {
-    // The gate answers after 2.5 s; the two instances lease for 0.6 s.
-    const { projectId, receiver, clock, ids, statuses, gateCalls } = await gatedActivities('slow-gate', 4, 2_500);
-    const instances = [1, 2].map(() => new TransitionScheduler({ leaseMs: 600, clock, projectId }));
+    // The gate answers after 4 s; the two instances lease for 1.5 s and renew every 0.5 s. (A 0.6 s lease
+    // failed once in CI on PGlite: renewals 0.2 s apart left 0.4 s for a loaded machine's stalled loop,
+    // whose WebAssembly database runs on it, and the other instance called the gate again.)
+    const { projectId, receiver, clock, ids, statuses, gateCalls } = await gatedActivities('slow-gate', 4, 4_000);
+    const instances = [1, 2].map(() => new TransitionScheduler({ leaseMs: 1_500, clock, projectId }));
     try {
       for (const s of instances) s.start();
       const final = await until(statuses, (all) => all.every((s) => s === 'scheduled'), 20_000);
       expect(final).toEqual(['scheduled', 'scheduled', 'scheduled', 'scheduled']);
-      // A second instance that took a lapsed lease would have called within the first call's 2.5 s.
+      // A second instance that took a lapsed lease would have called within the first call's 4 s.
       expect(gateCalls()).toEqual(ids);
     } finally {
       await Promise.all(instances.map((s) => s.stop()));
