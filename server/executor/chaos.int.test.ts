@@ -106,6 +106,8 @@ describe.runIf(onPostgres)('chaos on PostgreSQL', () => {
     // terminations and recoveries interleaved whatever the machine's speed. Workers go on until the
     // rounds are over.
     const outcomes: { status: number; ms: number }[] = [];
+    // What an unexpected answer said (CI once saw a 401 here, cause not found): its problem body names the path.
+    const unexpected: string[] = [];
     let successes = 0;
     let killing = true;
     const killer = (async () => {
@@ -127,6 +129,7 @@ describe.runIf(onPostgres)('chaos on PostgreSQL', () => {
         for (let i = 0; (i < 15 || killing) && i < 300; i++) {
           const { value, ms } = await timed(api.post('/careplan', { definitionId: definition.id, subjectId: subject.id }));
           outcomes.push({ status: value.status, ms });
+          if (value.status !== 201 && value.status !== 503 && unexpected.length < 5) unexpected.push(`${value.status} ${JSON.stringify(value.body)}`);
           if (value.status === 201) successes++;
         }
       }),
@@ -136,7 +139,7 @@ describe.runIf(onPostgres)('chaos on PostgreSQL', () => {
 
     expect(killed).toBeGreaterThan(0);
     const statuses = new Set(outcomes.map((o) => o.status));
-    expect([...statuses].every((s) => s === 201 || s === 503), JSON.stringify([...statuses])).toBe(true);
+    expect([...statuses].every((s) => s === 201 || s === 503), `${JSON.stringify([...statuses])}: ${unexpected.join('; ')}`).toBe(true);
     expect(outcomes.filter((o) => o.status === 201).length).toBeGreaterThan(0);
     for (const o of outcomes) expect(o.ms, `${o.status} took ${Math.round(o.ms)} ms`).toBeLessThan(LIMIT_MS + 1_000);
 
