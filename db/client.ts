@@ -79,11 +79,8 @@ function lockDataDir(dir: string): () => void {
 async function createPglite(dir: string, template?: string) {
   const { PGlite } = await import('@electric-sql/pglite');
   const { btree_gist } = await import('@electric-sql/pglite/contrib/btree_gist');
-  const where = dir.startsWith('memory://')
-    ? template
-      ? { loadDataDir: new Blob([fs.readFileSync(template)]) }
-      : {}
-    : { dataDir: path.join(dir, 'pg') };
+  const inMemory = dir.startsWith('memory://');
+  const where = !inMemory ? { dataDir: path.join(dir, 'pg') } : template ? { loadDataDir: new Blob([fs.readFileSync(template)]) } : {};
   // btree_gist: the appointments' exclusion constraint (migration 0007).
   return PGlite.create({ ...where, extensions: { btree_gist } });
 }
