@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startCareplansCeiling } from './careplans-ceiling';
 import { markCompactRow, watchMarkCompacts } from './gc-windows';
-import { benchCareplanDefinition, cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp, type Span } from './lib';
+import { benchServerMemoryNote, benchCareplanDefinition, cpuByProcess, ensureBuild, freshBenchDatabase, openLoop, percentile, printTable, runAll, startBenchApp, stopProcess, waitForHttp, type Span } from './lib';
 import { startPgProxy } from './pg-proxy';
 
 const DB_NAME = 'carebase_bench_careplans';
@@ -167,7 +167,7 @@ export async function benchCareplans(): Promise<void> {
       ceiling: await countRoundTrips('ceiling', definition.id, take(COUNTED), (url, port) => startCareplansCeiling(url, port, 1), CEILING_PORT + 10),
     };
 
-    printTable(`bench/careplans: 10-action template, REST on PostgreSQL, pool ${POOL}; app (next start) and ceiling (node:http + postgres.js, same statements)`, [
+    printTable(`bench/careplans: 10-action template, REST on PostgreSQL, pool ${POOL}; app (next start) and ceiling (node:http + postgres.js, same statements)${benchServerMemoryNote()}`, [
       row(`app     enrol (2 activities), ${CONCURRENCY} clients`, appLoaded.enrol),
       row(`ceiling enrol, ${CONCURRENCY} clients`, ceilingLoaded.enrol),
       row(`app     set date (8 activities created), ${CONCURRENCY} clients`, appLoaded.set),

@@ -206,8 +206,24 @@ export async function memberSessionCookie(memberId: number): Promise<string> {
   return `authjs.session-token=${await encode({ token: { sub: `member:${memberId}` }, secret: BENCH_AUTH_SECRET, salt: 'authjs.session-token' })}`;
 }
 
+/**
+ * BENCH_NODE_FLAGS: flags for every bench server's node, V8's heap flags among them (which NODE_OPTIONS
+ * refuses), for example `--heap-growing-percent=50`: how far V8 lets the heap grow between mark-compacts
+ * sets both the height of the RSS sawtooth (bench/soak) and how often a mark-compact pauses requests (the
+ * half-load runs of bench/records and bench/careplans).
+ */
+export const BENCH_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+
+/** What the bench server's memory settings are, for a table's title ('' when V8's own). */
+export function benchServerMemoryNote(): string {
+  const heap = Number(process.env.CAREBASE_HEAP_GROWING_PERCENT || 0);
+  const parts = [...BENCH_NODE_FLAGS, ...(heap > 0 ? [`CAREBASE_HEAP_GROWING_PERCENT=${heap}`] : [])];
+  return parts.length > 0 ? `; server ${parts.join(' ')}` : '';
+}
+
 /** `next start` of the current build against a bench database, as every REST bench runs it. */
-export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): ChildProcess {
+export function startBenchApp(port: number, databaseUrl: string, env: Record<string, string> = {}, extraNodeArgs: string[] = []): ChildProcess {
+  const nodeArgs = [...BENCH_NODE_FLAGS, ...extraNodeArgs];
   // With node flags (bench/profile's --cpu-prof, which NODE_OPTIONS refuses) node runs Next's CLI itself.
   const [cmd, args] = nodeArgs.length > 0 ? ['node', [...nodeArgs, 'node_modules/next/dist/bin/next']] : ['npx', ['next']];
   return startProcess(cmd, [...args, 'start', '-H', '127.0.0.1', '-p', String(port)], {

@@ -4,7 +4,7 @@
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
 import postgres from 'postgres';
-import { ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { markCompactRow, watchMarkCompacts } from './gc-windows';
 import { startCeiling } from './records-ceiling';
 
@@ -95,7 +95,7 @@ export async function benchRecords(): Promise<void> {
     results.push(await half('GET /record?fields= (half its own)', fieldsPath, results[0]!.rps / 2, results[0]!.rps));
     results.push(await half('GET /record/<type>?actorId= (half its own)', actorPath, results[2]!.rps / 2, results[2]!.rps));
     printTable(
-      `bench/records: ${RECORDS} records, ${CONNECTIONS} connections, ${SECONDS} s each, PostgreSQL, pool ${POOL}`,
+      `bench/records: ${RECORDS} records, ${CONNECTIONS} connections, ${SECONDS} s each, PostgreSQL, pool ${POOL}${benchServerMemoryNote()}`,
       results.map((r) => ({
         run: r.name,
         'req/s': Math.round(r.rps),

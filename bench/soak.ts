@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
 import { startPgProxy, type PgProxy } from './pg-proxy';
-import { ensureBuild, freshBenchDatabase, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForHttp } from './lib';
+import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_soak';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -43,12 +43,6 @@ const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
  * so the default soak leaves it off.
  */
 const FULL_GC = process.env.SOAK_FULL_GC === '1';
-/**
- * SOAK_NODE_FLAGS: flags for the server's node (V8's heap flags among them, which NODE_OPTIONS refuses), for
- * example `--heap-growing-percent=30`: how far V8 lets the heap grow between mark-compacts sets the height
- * of the RSS sawtooth the slope is drawn through.
- */
-const NODE_FLAGS = (process.env.SOAK_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
 /**
  * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
@@ -123,7 +117,7 @@ export async function benchSoak(): Promise<void> {
     ...(FULL_GC ? { MEMORY_PROBE_FULL_GC: '1' } : {}),
     WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
     DB_POOL_MAX: '20',
-  }, NODE_FLAGS);
+  });
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 20 });
   let writeErrors = 0;
   const call = async (method: 'POST' | 'PATCH', p: string, body: unknown) => {
@@ -259,7 +253,7 @@ export async function benchSoak(): Promise<void> {
     };
     const rounded = (points: { t: number; y: number }[]) => (Math.round(slopePer10Min(points) * 100) / 100).toString();
     const slope = (bytes: (s: Sample) => number) => rounded(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
-    printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries${NODE_FLAGS.length ? `; server node ${NODE_FLAGS.join(' ')}` : ''}`, [
+    printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries${benchServerMemoryNote()}`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: firstPeakLast(server, (s) => s.rss) },
       { measure: 'server heap used MB (start / peak / end)', value: firstPeakLast(server, (s) => s.heapUsed) },
       { measure: 'RSS slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.rss) },
