@@ -2,6 +2,7 @@ import { closeDb, getDb, migrateDb } from '@/db/client';
 import { seedIfEmpty } from '@/server/seed';
 import { getEnv, type Env } from './env';
 import { startEmbeddedExecutor, stopExecutor } from './executor';
+import { applyHeapGrowing } from './heap';
 import { installRequestEntryPolicy } from './http/request-entry';
 
 const BOOTED = Symbol.for('carebase.booted');
@@ -17,11 +18,12 @@ export type BootOptions = {
 };
 
 /**
- * Server start, once per process: validate env (a bad variable stops the process here, naming it),
- * install the forwarding-header policy before the first request, open the database (warming PGlite up),
- * apply migrations, seed an empty database, start background work, and close the database cleanly on
- * SIGINT/SIGTERM so a restart of PGlite is not a crash recovery (NEXT_MANUAL_SIG_HANDLE=true leaves the
- * signals to us). Next calls it from instrumentation; tests that serve HTTP call it first, with options.
+ * Server start, once per process: validate env (a bad variable stops the process here, naming it), set
+ * V8's heap-growing factor (server/heap.ts), install the forwarding-header policy before the first
+ * request, open the database (warming PGlite up), apply migrations, seed an empty database, start
+ * background work, and close the database cleanly on SIGINT/SIGTERM so a restart of PGlite is not a crash
+ * recovery (NEXT_MANUAL_SIG_HANDLE=true leaves the signals to us). Next calls it from instrumentation;
+ * tests that serve HTTP call it first, with options.
  */
 export async function bootServer(options: BootOptions = {}): Promise<void> {
   const g = globalThis as G;
@@ -35,6 +37,7 @@ export async function bootServer(options: BootOptions = {}): Promise<void> {
     console.error((e as Error).message);
     process.exit(1);
   }
+  applyHeapGrowing(env.CAREBASE_HEAP_GROWING_PERCENT);
   installRequestEntryPolicy(env.CAREBASE_TRUST_PROXY);
   if (env.CAREBASE_AUTO_MIGRATE) await migrateDb();
   if (seed) await seedIfEmpty(await getDb());

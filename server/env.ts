@@ -70,6 +70,9 @@ const schema = z
     INNGEST_EVENT_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     INNGEST_SIGNING_KEY: z.preprocess(emptyToUndefined, z.string().optional()),
     CAREBASE_EXECUTOR: z.preprocess(emptyToUndefined, z.enum(['embedded', 'inngest']).default('embedded')),
+    // How far V8 lets the heap grow past what survived the last full collection before the next one
+    // (V8's --heap-growing-percent, set at boot; 0, the default, leaves V8's own factor). See server/heap.ts.
+    CAREBASE_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;

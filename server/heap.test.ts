@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env';
+import { heapGrowingFlag } from './heap';
+
+describe("V8's heap-growing factor (CAREBASE_HEAP_GROWING_PERCENT)", () => {
+  it('defaults to 0 ("leave V8 alone"), reads a percentage, and refuses what is not one', () => {
+    expect(parseEnv({}).CAREBASE_HEAP_GROWING_PERCENT).toBe(0);
+    expect(parseEnv({ CAREBASE_HEAP_GROWING_PERCENT: '' }).CAREBASE_HEAP_GROWING_PERCENT).toBe(0);
+    expect(parseEnv({ CAREBASE_HEAP_GROWING_PERCENT: '50' }).CAREBASE_HEAP_GROWING_PERCENT).toBe(50);
+    expect(() => parseEnv({ CAREBASE_HEAP_GROWING_PERCENT: '-5' })).toThrow('CAREBASE_HEAP_GROWING_PERCENT');
+    expect(() => parseEnv({ CAREBASE_HEAP_GROWING_PERCENT: 'half' })).toThrow('CAREBASE_HEAP_GROWING_PERCENT');
+  });
+
+  it('sets the flag unless it is 0 or node was started with the flag', () => {
+    expect(heapGrowingFlag(50, [])).toBe('--heap-growing-percent=50');
+    expect(heapGrowingFlag(0, [])).toBeUndefined();
+    expect(heapGrowingFlag(50, ['--heap-growing-percent=30'])).toBeUndefined();
+    expect(heapGrowingFlag(50, ['--heap-growing-percent', '30'])).toBeUndefined();
+    expect(heapGrowingFlag(50, ['--heap-growing-percentage=30', '--trace-gc'])).toBe('--heap-growing-percent=50');
+  });
+
+  it('takes effect when set in a running process: the heap peaks lower under the same churn', () => {
+    // What the server does at boot, in a fresh node: 300,000 live objects replaced 1.5 million times.
+    // Were V8 to ignore (or, with frozen flags, refuse) a flag set after start, the peaks would match or
+    // the child would fail.
+    const peak = (percent: number) => {
+      const script = `
+        const { applyHeapGrowing } = await import(${JSON.stringify(new URL('./heap.ts', import.meta.url).pathname)});
+        applyHeapGrowing(${percent});
+        const keep = new Array(300000); let peak = 0;
+        for (let i = 0; i < 1.5e6; i++) {
+          keep[i % keep.length] = { a: i, b: 'x' + i, c: [i, i + 1] };
+          if (i % 25000 === 0) peak = Math.max(peak, process.memoryUsage().heapTotal);
+        }
+        console.log(peak);`;
+      return Number(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim());
+    };
+    const v8Own = peak(0);
+    const capped = peak(50);
+    expect(capped).toBeLessThan(v8Own * 0.8);
+  }, 60_000);
+});
