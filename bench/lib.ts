@@ -207,17 +207,16 @@ export async function memberSessionCookie(memberId: number): Promise<string> {
 }
 
 /**
- * BENCH_NODE_FLAGS: flags for every bench server's node, V8's heap flags among them (which NODE_OPTIONS
- * refuses), for example `--heap-growing-percent=50`: how far V8 lets the heap grow between mark-compacts
- * sets both the height of the RSS sawtooth (bench/soak) and how often a mark-compact pauses requests (the
- * half-load runs of bench/records and bench/careplans).
+ * BENCH_NODE_FLAGS: flags for every bench server's node, which NODE_OPTIONS refuses (V8's heap flags among
+ * them). The heap-growing factor needs none: the server takes CAREBASE_HEAP_GROWING_PERCENT from the
+ * environment, which bench servers inherit.
  */
 export const BENCH_NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 
-/** What the bench server's memory settings are, for a table's title ('' when V8's own). */
+/** The bench server's memory settings as given, for a table's title ('' when none: V8's own). */
 export function benchServerMemoryNote(): string {
-  const heap = Number(process.env.CAREBASE_HEAP_GROWING_PERCENT || 0);
-  const parts = [...BENCH_NODE_FLAGS, ...(heap > 0 ? [`CAREBASE_HEAP_GROWING_PERCENT=${heap}`] : [])];
+  const heap = process.env.CAREBASE_HEAP_GROWING_PERCENT;
+  const parts = [...BENCH_NODE_FLAGS, ...(heap ? [`CAREBASE_HEAP_GROWING_PERCENT=${heap}`] : [])];
   return parts.length > 0 ? `; server ${parts.join(' ')}` : '';
 }
 
