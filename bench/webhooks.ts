@@ -177,6 +177,7 @@ export async function benchWebhooks(): Promise<void> {
   await ensureBuild();
   for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `served ${i}` });
   await sql`update webhook_delivery set lease_until = now() + interval '1 hour' where status = 'pending'`;
+  let servedRate = NaN;
   const app = startBenchApp(APP_PORT, DATABASE_URL, {
     CAREBASE_EXECUTOR: 'embedded',
     EXECUTOR_CONCURRENCY: String(CONCURRENCY),
@@ -194,11 +195,11 @@ export async function benchWebhooks(): Promise<void> {
     await sql`update webhook_delivery set lease_until = null where status = 'pending'`;
     const served = await waitForAll(receiver, deliveriesTotal, 120_000);
     const times = served.map((a) => a[1]);
-    const servedSeconds = (Math.max(...times) - Math.min(...times)) / 1000;
+    servedRate = Math.round((served.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000));
     rows.push({
       run: `executor in the app server: drain ${deliveriesTotal} deliveries`,
       deliveries: served.length,
-      'deliveries/s': Math.round((served.length - 1) / servedSeconds),
+      'deliveries/s': servedRate,
       'p50 ms': '-',
       'p99 ms': '-',
     });
@@ -212,10 +213,14 @@ export async function benchWebhooks(): Promise<void> {
 
   printTable(`bench/webhooks: ${OPERATIONS} operations x ${WEBHOOKS} after webhooks, PostgreSQL, executor concurrency ${CONCURRENCY}`, rows);
   const burstRate = rows[2]!['deliveries/s'] as number;
-  const servedRate = rows[5]!['deliveries/s'] as number;
+  const drains = [
+    { where: '', drained: burstRate },
+    { where: ', executor in the app server', drained: servedRate },
+  ];
   printTable('executor / ceiling', [
-    ...ceilings.map(({ name, rate }) => ({ measure: `throughput against undici \`${name}\``, value: `${((burstRate / rate) * 100).toFixed(0)} %`, goal: '>= 50 %' })),
-    ...ceilings.map(({ name, rate }) => ({ measure: `throughput against undici \`${name}\`, executor in the app server`, value: `${((servedRate / rate) * 100).toFixed(0)} %`, goal: '>= 50 %' })),
+    ...drains.flatMap(({ where, drained }) =>
+      ceilings.map(({ name, rate }) => ({ measure: `throughput against undici \`${name}\`${where}`, value: `${((drained / rate) * 100).toFixed(0)} %`, goal: '>= 50 %' })),
+    ),
     { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
     { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[4]!['p99 ms']} ms`, goal: '< 1000 ms' },
   ]);

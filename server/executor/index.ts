@@ -59,7 +59,7 @@ function analyzeForBacklog(only?: readonly string[]): void {
 }
 
 /**
- * Starts the embedded executor in this process (at server boot; a bench runs a second one): the delivery loop
+ * Starts the embedded executor in this process (the server does at boot): the delivery loop
  * and the activity transition scheduler. It registers with the events' work notifier, so commits that
  * write deliveries wake it at once.
  */
