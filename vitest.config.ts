@@ -20,9 +20,9 @@ const shared = {
 
 // Executors claim every due delivery in the database they see; on a shared PostgreSQL they would take
 // other files' deliveries. So each file that runs one goes after everything else, one at a time: the
-// delivery executor, the transition scheduler, and last the chaos test, which also measures how long
+// delivery executor (in process, then on its thread), the transition scheduler, and last the chaos test, which also measures how long
 // requests wait (two cores: another file's CPU would be its latency).
-const EXECUTOR_FILES = ['server/executor/executor.int.test.ts', 'server/executor/scheduler.int.test.ts', 'server/executor/chaos.int.test.ts'];
+const EXECUTOR_FILES = ['server/executor/executor.int.test.ts', 'server/executor/thread.int.test.ts', 'server/executor/scheduler.int.test.ts', 'server/executor/chaos.int.test.ts'];
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isMainThread, threadId } from 'node:worker_threads';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getEnv } from '@/server/env';
@@ -134,7 +135,8 @@ async function migratePglite(db: Db): Promise<void> {
  * Time limits on every connection (CONTRACT 1): a statement, or a wait for a lock, past the limit is
  * cancelled by the server (SQLSTATE 57014 or 55P03), which rolls its transaction back; connecting may not
  * take longer either. A transaction left idle by a stuck client is ended after six times the limit.
- * `application_name` names the instance in pg_stat_activity.
+ * `application_name` names the instance in pg_stat_activity, and the thread when not the main one (the
+ * executor's own pool, server/executor/thread.ts).
  */
 async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Handle> {
   const { default: postgres } = await import('postgres');
@@ -151,7 +153,7 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     // 50 ms with jitter, never past a quarter of the statement limit, keeps such a request within it.
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, statementTimeoutMs / 4000) * (0.5 + Math.random() / 2),
     connection: {
-      application_name: `carebase-${process.pid}`,
+      application_name: `carebase-${process.pid}${isMainThread ? '' : `-thread-${threadId}`}`,
       // Short queries only: JIT compiling a plan the estimates call expensive took 15 ms of a 1 ms claim.
       jit: 'off',
       // Prepared statements keep PostgreSQL's default plan cache (a generic plan after five runs): a

@@ -2,6 +2,7 @@ import { closeDb, getDb, migrateDb } from '@/db/client';
 import { seedIfEmpty } from '@/server/seed';
 import { getEnv, type Env } from './env';
 import { startEmbeddedExecutor, stopExecutor } from './executor';
+import { startExecutorThread, stopExecutorThread } from './executor/thread';
 import { applyHeapGrowing } from './heap';
 import { installRequestEntryPolicy } from './http/request-entry';
 
@@ -42,8 +43,9 @@ export async function bootServer(options: BootOptions = {}): Promise<void> {
   if (env.CAREBASE_AUTO_MIGRATE) await migrateDb();
   if (seed) await seedIfEmpty(await getDb());
   if (background) {
-    if (env.CAREBASE_EXECUTOR === 'embedded') startEmbeddedExecutor();
-    else (await import('@/inngest/client')).connectInngestNotifier();
+    if (env.CAREBASE_EXECUTOR === 'inngest') (await import('@/inngest/client')).connectInngestNotifier();
+    else if (env.EXECUTOR_THREAD) startExecutorThread();
+    else startEmbeddedExecutor();
   }
   if (!signals) return;
   let stopping = false;
@@ -51,7 +53,7 @@ export async function bootServer(options: BootOptions = {}): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`${signal}: closing the database…`);
-    stopExecutor()
+    Promise.all([stopExecutorThread(), stopExecutor()])
       .then(() => closeDb())
       .catch((e: unknown) => console.error('Error while closing the database', (e as Error).name))
       .finally(() => process.exit(0));

@@ -38,4 +38,14 @@ describe('environment validation at boot (defect 9)', () => {
     expect(callTimeoutFor(MIN_PRODUCTION_LEASE_MS - 2)).toBeLessThan(AFTER_TIMEOUT_MS);
     expect(callTimeoutFor(2_000)).toBe(1_000);
   });
+
+  it('runs the executor on a thread of its own when asked, on PostgreSQL only', () => {
+    const pg = { ...base, DATABASE_URL: 'postgres://carebase@db:5432/carebase' };
+    expect(parseEnv(pg).EXECUTOR_THREAD).toBe(false);
+    expect(parseEnv({ ...pg, EXECUTOR_THREAD: 'true' }).EXECUTOR_THREAD).toBe(true);
+    expect(parseEnv({ ...pg, EXECUTOR_THREAD: '0' }).EXECUTOR_THREAD).toBe(false);
+    expect(() => parseEnv({ ...base, EXECUTOR_THREAD: 'true' })).toThrow(/EXECUTOR_THREAD: needs DATABASE_URL/);
+    expect(() => parseEnv({ ...pg, EXECUTOR_THREAD: 'yes' })).toThrow(/EXECUTOR_THREAD/);
+    expect(parseEnv(pg).EXECUTOR_DB_POOL_MAX).toBe(10);
+  });
 });

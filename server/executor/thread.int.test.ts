@@ -1,0 +1,143 @@
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { rowsOf } from '@/db/rows';
+import { resetEnvForTests } from '@/server/env';
+import { workerStatus } from '@/server/events/work-notifier';
+import { newProject } from '@/server/testing/api';
+import { startReceiver } from '@/server/testing/receiver';
+import { executorThread, startExecutorThread, stopExecutorThread } from './thread';
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; ; ) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Connections whose application_name marks them as a thread's pool (db/client.ts), for a process or any. */
+async function threadConnections(pid?: number): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(
+    await (await getDb()).execute(sql`select count(*)::int as n from pg_stat_activity where application_name like ${`carebase-${pid ?? '%'}-thread-%`}`),
+  );
+  return row!.n;
+}
+
+const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+
+// The thread needs PostgreSQL: PGlite is one client, in the main thread (EXECUTOR_THREAD refuses it).
+describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of its own (PostgreSQL)', () => {
+  afterAll(() => stopExecutorThread());
+
+  it('starts with its own pool, is woken by commits made on the server thread, and signs what it sends', async () => {
+    const receiver = await startReceiver();
+    try {
+      startExecutorThread();
+      await until('the thread to start', () => executorThread());
+      expect(workerStatus()).toContainEqual({ name: 'embedded', running: true });
+      expect(await threadConnections(process.pid)).toBeGreaterThan(0);
+
+      const { api } = await newProject();
+      const hook = await api.post('/webhook', { display: 'thread', url: `${receiver.url}/thread`, triggers: [{ event: 'member_create' }] });
+      // Commits a quarter of a second apart land anywhere in the thread's one-second idle poll: only a wake
+      // from this thread's commit brings each in well under half of it.
+      const latencies: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const committed = Date.now();
+        await api.post('/member', { name: `m${i}` });
+        await receiver.waitFor(i + 1);
+        latencies.push(receiver.received[i]!.at - committed);
+        await new Promise((r) => setTimeout(r, 230));
+      }
+      expect(latencies.sort((a, b) => a - b)[2], latencies.join(', ')).toBeLessThan(400);
+      for (const r of receiver.received) expect(() => verify(hook.body.secret, r)).not.toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('comes back when its thread ends, and when stopped hands back what it claimed and closes its pool', async () => {
+    // Two slots and a receiver that holds each call: most of 12 deliveries are claimed and waiting.
+    await stopExecutorThread();
+    process.env.EXECUTOR_CONCURRENCY = '2';
+    resetEnvForTests();
+    const receiver = await startReceiver(() => ({ delayMs: 400 }));
+    try {
+      startExecutorThread();
+      const first = await until('the thread to start', () => executorThread());
+      await first.terminate();
+      const second = await until('the thread to come back', () => executorThread());
+      expect(second).not.toBe(first);
+
+      const { api } = await newProject();
+      await api.post('/webhook', { display: 'slow', url: `${receiver.url}/slow`, triggers: [{ event: 'member_create' }] });
+      for (let i = 0; i < 12; i++) await api.post('/member', { name: `s${i}` });
+      await receiver.waitFor(2);
+      await stopExecutorThread();
+
+      const db = await getDb();
+      const rows = rowsOf<{ status: string; leased: boolean }>(
+        await db.execute(sql`select d.status, coalesce(d.lease_until > now(), false) as leased from webhook_delivery d join webhook w on w.id = d.webhook_id where w.url = ${`${receiver.url}/slow`}`),
+      );
+      // What was sent finished; the rest is pending with no lease, for any instance to take at once.
+      expect(rows.filter((r) => r.status === 'delivered').length).toBe(receiver.received.length);
+      expect(rows.filter((r) => r.status === 'pending' && r.leased)).toEqual([]);
+      expect(rows.filter((r) => r.status === 'pending').length).toBe(12 - receiver.received.length);
+      expect(workerStatus().filter((w) => w.name === 'embedded')).toEqual([]);
+      await until('the thread\'s connections to close', async () => (await threadConnections(process.pid)) === 0 || undefined, 5_000);
+    } finally {
+      delete process.env.EXECUTOR_CONCURRENCY;
+      resetEnvForTests();
+      await receiver.close();
+    }
+  });
+
+  it('runs on its thread in the production build (next start), and ends with the server on SIGTERM', async () => {
+    const receiver = await startReceiver();
+    const port = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    let output = '';
+    const child = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
+      env: { ...process.env, EXECUTOR_THREAD: 'true', NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const ready = await until(
+        'the server to report its executor running',
+        () =>
+          fetch(`http://127.0.0.1:${port}/api/ready`)
+            .then(async (r) => ((await r.json()) as { executor?: string }).executor === 'running' || undefined)
+            .catch(() => undefined),
+        60_000,
+      ).catch((e: Error) => new Error(`${e.message}\n${output}`));
+      expect(ready, output).toBe(true);
+      // `next start` may serve from a process of its own: any thread's pool will do (this file's is stopped).
+      expect(await threadConnections()).toBeGreaterThan(0);
+
+      const { api } = await newProject();
+      const hook = await api.post('/webhook', { display: 'served', url: `${receiver.url}/served`, triggers: [{ event: 'member_create' }] });
+      await api.post('/member', { name: 'served' });
+      await receiver.waitFor(1, 10_000);
+      expect(() => verify(hook.body.secret, receiver.received[0]!)).not.toThrow();
+
+      child.kill('SIGTERM');
+      expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]), output).toBe(0);
+      await until('the thread\'s connections to close', async () => (await threadConnections()) === 0 || undefined, 5_000);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await receiver.close();
+    }
+  }, 90_000);
+});
