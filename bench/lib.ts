@@ -332,6 +332,23 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
   return out;
 }
 
+/** The resident set of the largest process in a process group (the server under `npx next start`), in MB. */
+export function largestRssMb(leader: number | undefined): number {
+  let largest = 0;
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+      if (group !== leader && Number(pid) !== leader) continue;
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      largest = Math.max(largest, kb / 1024);
+    } catch {
+      continue; // ended since the listing
+    }
+  }
+  return Math.round(largest);
+}
+
 /**
  * The care plan template bench/careplans and bench/service-cpu enrol members in: ten actions with a
  * reminder each, two on the plan's start and eight on the reference date input `ref`.

@@ -5,10 +5,13 @@
 // at the bottom of the collector's sawtooth rather than wherever one sample falls on it. With
 // MEMORY_PROBE_FULL_GC=1 each sample first runs a full collection and also records RSS and heap just after
 // it: what the process holds, free of where the sawtooth stood (one extra mark-compact a minute). Not part of the app.
+// Main threads only: NODE_OPTIONS' --require runs in worker threads too, and the executor's thread
+// (server/executor/thread.ts) shares its process's RSS; its heap is not in the main thread's figures.
 const fs = require('node:fs');
 const { monitorEventLoopDelay, PerformanceObserver, constants } = require('node:perf_hooks');
+const { isMainThread } = require('node:worker_threads');
 const file = process.env.MEMORY_PROBE_FILE;
-if (file) {
+if (file && isMainThread) {
   let heapUsedMin = Infinity;
   let rssMin = Infinity;
   let gc;

@@ -6,13 +6,13 @@
  * `request` and once with `dispatch` and a bare handler (the executor's own way); the faster counts. Last,
  * fairness: with two executors (this process and bench/executor-child.ts) and 10,000 deliveries queued
  * for one webhook, the commit-to-delivery latency of another webhook's deliveries. And as deployed: the
- * same burst drained by the production server's own executor (`next start`), beside Next's request
- * handling in one process.
+ * same burst drained by the production server's own executor (`next start`), on its own thread and on
+ * the server's event loop, with a member read's latency alone and during the drain.
  */
 import { fork } from 'node:child_process';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { BENCH_AUTH_SECRET, dispatchPost, ensureBuild, freshBenchDatabase, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { BENCH_AUTH_SECRET, cpuByProcess, dispatchPost, ensureBuild, freshBenchDatabase, largestRssMb, openLoop, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -22,6 +22,8 @@ const WEBHOOKS = 10;
 const OPERATIONS = 2000;
 const STEADY_OPS_PER_S = 200;
 const CONCURRENCY = Number(process.env.BENCH_EXECUTOR_CONCURRENCY ?? 64);
+const API_KEY = 'cb_key_bench_webhooks_0123456789abcdef';
+const READS_PER_S = 100;
 
 export async function benchWebhooks(): Promise<void> {
   process.env.EXECUTOR_CONCURRENCY = String(CONCURRENCY);
@@ -29,7 +31,7 @@ export async function benchWebhooks(): Promise<void> {
   // The app server decrypts the webhooks' secrets this process stores: both run with the bench's secret.
   process.env.AUTH_SECRET = BENCH_AUTH_SECRET;
 
-  const { projectId } = await freshBenchDatabase(DB_NAME);
+  const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
   const { getDb, closeDb } = await import('@/db/client');
   const { createContext } = await import('@/server/context');
   const { createWebhook } = await import('@/server/services/webhooks/webhooks');
@@ -38,6 +40,8 @@ export async function benchWebhooks(): Promise<void> {
   const { signatureHeader } = await import('@/server/webhooks/signing');
   const db = await getDb();
   const ctx = createContext(db, projectId, { kind: 'system', role: 'admin' });
+  // The member the app server's reads fetch, made before any webhook (its creation delivers nothing).
+  const reader = await createMember(ctx, { name: 'reader' });
   const secrets: string[] = [];
   for (let i = 0; i < WEBHOOKS; i++) {
     const w = await createWebhook(ctx, { display: `w${i}`, url: `http://127.0.0.1:${PORT}/w${i}`, triggers: [{ event: 'member_create' }] });
@@ -170,41 +174,66 @@ export async function benchWebhooks(): Promise<void> {
   receiver.reset();
 
   // As deployed: the executor in the production server, where Next's request handling, its
-  // AsyncLocalStorage (Node 20's promise hooks on every promise) and timers share the process. The burst
-  // is committed here and held under a lease while the server starts and warms up on 2 x 200 operations
-  // of its own (found by its idle poll within a second); then the lease is lifted. The rate runs from the
-  // first arrival to the last: the server's executor finds the rows on its next poll, not at a known time.
+  // AsyncLocalStorage (Node 20's promise hooks on every promise) and timers share the process; once on a
+  // thread of its own (EXECUTOR_THREAD=true), once on the server's event loop (the default). Each
+  // time the burst is committed here and held under a lease while the server starts and warms up on
+  // 2 x 200 operations of its own (found by its idle poll within a second); then the lease is lifted. The
+  // rate runs from the first arrival to the last: the executor finds the rows on its next poll, not at a
+  // known time. Beside it, what a drain does to the server's requests: `GET /member/{id}` at 100/s, first
+  // with nothing to deliver, then from the drain's first arrival to its last.
   await ensureBuild();
-  for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `served ${i}` });
-  await sql`update webhook_delivery set lease_until = now() + interval '1 hour' where status = 'pending'`;
-  let servedRate = NaN;
-  const app = startBenchApp(APP_PORT, DATABASE_URL, {
-    CAREBASE_EXECUTOR: 'embedded',
-    EXECUTOR_CONCURRENCY: String(CONCURRENCY),
-    DB_POOL_MAX: '20',
-    WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
-  });
-  try {
-    await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);
-    for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < 200; i++) await createMember(ctx, { name: `served warm ${i}` });
-      const warm = await waitForAll(receiver, 200 * WEBHOOKS, 60_000);
-      if (warm.length < 200 * WEBHOOKS) throw new Error(`the app server delivered ${warm.length} of ${200 * WEBHOOKS} warm-up deliveries in 60 s`);
-      receiver.reset();
-    }
-    await sql`update webhook_delivery set lease_until = null where status = 'pending'`;
-    const served = await waitForAll(receiver, deliveriesTotal, 120_000);
-    const times = served.map((a) => a[1]);
-    servedRate = Math.round((served.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000));
-    rows.push({
-      run: `executor in the app server: drain ${deliveriesTotal} deliveries`,
-      deliveries: served.length,
-      'deliveries/s': servedRate,
-      'p50 ms': '-',
-      'p99 ms': '-',
+  const served: { where: string; rate: number; alone: number[]; during: number[]; cpuUs: number; rssIdle: number; rssAfter: number }[] = [];
+  for (const [where, thread] of [['on its own thread', 'true'], ["on the server's event loop", 'false']] as const) {
+    for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `served ${i}` });
+    await sql`update webhook_delivery set lease_until = now() + interval '1 hour' where status = 'pending'`;
+    const app = startBenchApp(APP_PORT, DATABASE_URL, {
+      CAREBASE_EXECUTOR: 'embedded',
+      EXECUTOR_THREAD: thread,
+      EXECUTOR_CONCURRENCY: String(CONCURRENCY),
+      // The thread's pool as large as this process's, where the executor drained beside it.
+      DB_POOL_MAX: '20',
+      EXECUTOR_DB_POOL_MAX: '20',
+      WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
     });
-  } finally {
-    await stopProcess(app);
+    const readAgent = new Agent({ keepAliveTimeout: 30_000, connections: 16 });
+    const read = async () => {
+      const res = await request(`http://127.0.0.1:${APP_PORT}/api/v1/member/${reader.id}`, { dispatcher: readAgent, headers: { authorization: `Bearer ${API_KEY}` } });
+      await res.body.dump();
+      if (res.statusCode !== 200) throw new Error(`GET /member/{id} answered ${res.statusCode}`);
+    };
+    try {
+      await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < 200; i++) await createMember(ctx, { name: `served warm ${i}` });
+        const warm = await waitForAll(receiver, 200 * WEBHOOKS, 60_000);
+        if (warm.length < 200 * WEBHOOKS) throw new Error(`the app server delivered ${warm.length} of ${200 * WEBHOOKS} warm-up deliveries in 60 s`);
+        receiver.reset();
+      }
+      const rssIdle = largestRssMb(app.pid);
+      // 5 s of reads with nothing due; the first second (the client's connections) is not counted.
+      const alone = await openLoop(Array.from({ length: 5 * READS_PER_S }), READS_PER_S, read, READS_PER_S);
+      const cpu0 = cpuByProcess({ server: app.pid }).server!;
+      await sql`update webhook_delivery set lease_until = null where status = 'pending'`;
+      while ((await receiver.count()) === 0) await new Promise((r) => setTimeout(r, 10));
+      // Reads through the drain: up to 10 s of them, stopped at its last arrival.
+      let drained = false;
+      const reading = openLoop(Array.from({ length: 10 * READS_PER_S }), READS_PER_S, () => (drained ? Promise.resolve(false) : read()));
+      const arrivals = await waitForAll(receiver, deliveriesTotal, 120_000);
+      drained = true;
+      // The server's CPU from the lease's lifting to the last arrival, its reads' share included (under 1 %).
+      const cpuUs = ((cpuByProcess({ server: app.pid }).server! - cpu0) / arrivals.length) * 1e6;
+      const times = arrivals.map((a) => a[1]);
+      // Arrival times are the receiver's Date.now(); the reads' are this process's performance.now().
+      const lastArrival = Math.max(...times) - Date.now() + performance.now();
+      const during = (await reading).spans.filter((span) => span.due <= lastArrival).map((span) => span.done - span.due);
+      const rate = Math.round((arrivals.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000));
+      served.push({ where, rate, alone: alone.latencies, during, cpuUs, rssIdle, rssAfter: largestRssMb(app.pid) });
+      rows.push({ run: `executor in the app server, ${where}: drain ${deliveriesTotal} deliveries`, deliveries: arrivals.length, 'deliveries/s': served.at(-1)!.rate, 'p50 ms': '-', 'p99 ms': '-' });
+      receiver.reset();
+    } finally {
+      await readAgent.close();
+      await stopProcess(app);
+    }
   }
 
   await sql.end();
@@ -213,15 +242,22 @@ export async function benchWebhooks(): Promise<void> {
 
   printTable(`bench/webhooks: ${OPERATIONS} operations x ${WEBHOOKS} after webhooks, PostgreSQL, executor concurrency ${CONCURRENCY}`, rows);
   const burstRate = rows[2]!['deliveries/s'] as number;
-  const drains = [
-    { where: '', drained: burstRate },
-    { where: ', executor in the app server', drained: servedRate },
-  ];
+  const drains = [{ where: '', drained: burstRate }, ...served.map((d) => ({ where: `, executor in the app server ${d.where}`, drained: d.rate }))];
   printTable('executor / ceiling', [
     ...drains.flatMap(({ where, drained }) =>
       ceilings.map(({ name, rate }) => ({ measure: `throughput against undici \`${name}\`${where}`, value: `${((drained / rate) * 100).toFixed(0)} %`, goal: '>= 50 %' })),
     ),
     { measure: 'p99 commit-to-delivery at 200 ops/s', value: `${rows[3]!['p99 ms']} ms`, goal: '< 1000 ms' },
     { measure: "another webhook's p99 during a 10,000 backlog", value: `${rows[4]!['p99 ms']} ms`, goal: '< 1000 ms' },
+  ]);
+  const ms = (xs: number[], p: number) => (percentile(xs, p) ?? NaN).toFixed(1);
+  printTable('the app server, by where its executor runs', [
+    ...served.map(({ where, rate, cpuUs, rssIdle, rssAfter }) => ({ executor: where, 'deliveries/s': rate, 'server CPU µs a delivery': Math.round(cpuUs), 'RSS MB warmed up, idle': rssIdle, 'RSS MB after the drain': rssAfter })),
+  ]);
+  printTable(`GET /member/{id} at ${READS_PER_S}/s in the app server, alone and during the drain`, [
+    ...served.flatMap(({ where, alone, during }) => [
+      { executor: where, reads: 'alone', n: alone.length, 'p50 ms': ms(alone, 50), 'p99 ms': ms(alone, 99), 'max ms': ms(alone, 100) },
+      { executor: where, reads: 'during the drain', n: during.length, 'p50 ms': ms(during, 50), 'p99 ms': ms(during, 99), 'max ms': ms(during, 100) },
+    ]),
   ]);
 }
