@@ -4,9 +4,11 @@
  * server's requests and the executor do not take turns on one event loop.
  *
  * Messages from the server: 'wake' (a commit wrote deliveries), 'stop' (finish what is in flight, hand
- * back what is claimed, close the pool). To the server: 'started', then 'stopped'.
+ * back what is claimed, close the pool, and end). To the server: 'started', once the pool is open and the
+ * loops run.
  */
 import { parentPort } from 'node:worker_threads';
+import { sql } from 'drizzle-orm';
 import { closeDb, getDbHandle } from '@/db/client';
 import { errorSummary } from '@/server/errors';
 import { startEmbeddedExecutor, stopExecutor } from './index';
@@ -24,25 +26,25 @@ port.on('message', (message: ToThread) => {
     stopping ??= stopExecutor()
       .then(() => closeDb())
       .catch((e: unknown) => console.error(`[executor thread] stopping failed: ${errorSummary(e)}`))
-      .finally(() => {
-        post('stopped');
-        port.close();
-      });
+      .finally(() => port.close());
   }
 });
 
-// Open the pool before announcing the start, so a database that is not there shows as a thread that
-// did not start (the server logs it and tries again) rather than as a loop logging failed claims.
+// Reach the database before announcing the start (postgres.js connects on the first query), so a database
+// that is not there shows as a thread that did not start (the server logs it and tries again) rather than
+// as a loop logging failed claims.
 let embedded: ReturnType<typeof startEmbeddedExecutor> | undefined;
-getDbHandle().then(
-  () => {
-    if (stopping) return;
-    embedded = startEmbeddedExecutor();
-    post('started');
-  },
-  (e: unknown) => {
-    console.error(`[executor thread] the database did not open: ${errorSummary(e)}`);
-    process.exitCode = 1;
-    port.close();
-  },
-);
+getDbHandle()
+  .then((handle) => handle.db.execute(sql`select 1`))
+  .then(
+    () => {
+      if (stopping) return;
+      embedded = startEmbeddedExecutor();
+      post('started');
+    },
+    (e: unknown) => {
+      console.error(`[executor thread] the database could not be reached: ${errorSummary(e)}`);
+      process.exitCode = 1;
+      port.close();
+    },
+  );

@@ -1,3 +1,3 @@
 /** What the server and the executor's thread say to each other (server/executor/thread.ts). */
 export type ToThread = 'wake' | 'stop';
-export type FromThread = 'started' | 'stopped';
+export type FromThread = 'started';

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { rowsOf } from '@/db/rows';
 import { resetEnvForTests } from '@/server/env';
@@ -95,6 +95,36 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       resetEnvForTests();
       await receiver.close();
     }
+  });
+
+  it('does not report running while its database cannot be reached, and starts once it can', async () => {
+    await stopExecutorThread();
+    const url = process.env.DATABASE_URL!;
+    // A port nothing listens on: connecting is refused at once.
+    const closed = await new Promise<number>((resolve) => {
+      const s = net.createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as net.AddressInfo).port;
+        s.close(() => resolve(p));
+      });
+    });
+    process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${closed}/test`;
+    resetEnvForTests();
+    const logged = vi.spyOn(console, 'error');
+    try {
+      // The thread copies the environment when it starts: the first try meets the closed port and ends.
+      startExecutorThread();
+      await until('the first try to end', () => logged.mock.calls.some(([m]) => String(m).includes('executor thread exited')) || undefined);
+      expect(executorThread()).toBeUndefined();
+      expect(workerStatus()).toContainEqual({ name: 'embedded', running: false });
+    } finally {
+      logged.mockRestore();
+      process.env.DATABASE_URL = url;
+      resetEnvForTests();
+    }
+    // The next try (after 2 s, then 4 s) finds the database.
+    await until('the thread to start', () => executorThread(), 10_000);
+    expect(workerStatus()).toContainEqual({ name: 'embedded', running: true });
+    await stopExecutorThread();
   });
 
   it('runs on its thread in the production build (next start), and ends with the server on SIGTERM', async () => {
