@@ -99,9 +99,12 @@ export async function benchWebhooks(): Promise<void> {
   for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `burst ${i}` });
   console.log(`backlog: ${OPERATIONS} operations committed in ${((Date.now() - b0) / 1000).toFixed(1)} s`);
   const d0 = Date.now();
+  const cpuBefore = cpuByProcess({ executor: process.pid, receiver: receiver.pid });
   startEmbeddedExecutor();
   const burst = await waitForAll(receiver, deliveriesTotal, 120_000);
   const burstSeconds = (Math.max(...burst.map((a) => a[1])) - d0) / 1000;
+  // CPU a delivery by process, this drain's and each served one's (below): where a slower drain spends.
+  const cpuPerDelivery: Record<string, string | number>[] = [{ executor: 'in this process', ...cpuSpent(cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }), burst.length) }];
   rows.push({
     run: `executor: drain ${deliveriesTotal} deliveries`,
     deliveries: burst.length,
@@ -176,16 +179,30 @@ export async function benchWebhooks(): Promise<void> {
   // As deployed: the executor in the production server, where Next's request handling, its
   // AsyncLocalStorage (Node 20's promise hooks on every promise) and timers share the process; once on a
   // thread of its own (EXECUTOR_THREAD=true), once on the server's event loop (the default). Each
-  // time the burst is committed here and held under a lease while the server starts and warms up on
-  // 2 x 200 operations of its own (found by its idle poll within a second); then the lease is lifted. The
+  // time the burst is committed here and held while the server starts and warms up on 2 x 200
+  // operations of its own (found by its idle poll within a second); then it is let go. The
   // rate runs from the first arrival to the last: the executor finds the rows on its next poll, not at a
   // known time. Beside it, what a drain does to the server's requests: `GET /member/{id}` at 100/s, first
   // with nothing to deliver, then from the drain's first arrival to its last.
   await ensureBuild();
-  const served: { where: string; rate: number; alone: number[]; during: number[]; cpuUs: number; rssIdle: number; rssAfter: number }[] = [];
+  const served: { where: string; rate: number; alone: number[]; during: number[]; rssIdle: number; rssAfter: number }[] = [];
   for (const [where, thread] of [['on its own thread', 'true'], ["on the server's event loop", 'false']] as const) {
     for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `served ${i}` });
-    await sql`update webhook_delivery set lease_until = now() + interval '1 hour' where status = 'pending'`;
+    // Held by row locks in an open transaction, which the executor's claim (SKIP LOCKED) passes over.
+    // Not by a lease: setting and lifting one wrote every row twice, and the drain then walked the dead
+    // versions' index entries (PostgreSQL's CPU a delivery was twice this process's drain's).
+    let lift = () => {};
+    const lifted = new Promise<void>((resolve) => (lift = resolve));
+    const holding = new Promise<void>((locked, failed) => {
+      sql
+        .begin(async (tx) => {
+          await tx`select id from webhook_delivery where status = 'pending' for update`;
+          locked();
+          await lifted;
+        })
+        .catch(failed);
+    });
+    await holding;
     const app = startBenchApp(APP_PORT, DATABASE_URL, {
       CAREBASE_EXECUTOR: 'embedded',
       EXECUTOR_THREAD: thread,
@@ -210,27 +227,34 @@ export async function benchWebhooks(): Promise<void> {
         receiver.reset();
       }
       const rssIdle = largestRssMb(app.pid);
-      // 5 s of reads with nothing due; the first second (the client's connections) is not counted.
+      // 5 s of reads with nothing due; the first second (the client's connections) is not counted. The
+      // server's CPU meanwhile is what the reads cost it a second, taken off its share of the drain below.
+      const readsFrom = { cpu: cpuByProcess({ executor: app.pid }).executor!, at: performance.now() };
       const alone = await openLoop(Array.from({ length: 5 * READS_PER_S }), READS_PER_S, read, READS_PER_S);
-      const cpu0 = cpuByProcess({ server: app.pid }).server!;
-      await sql`update webhook_delivery set lease_until = null where status = 'pending'`;
+      const readCpuPerS = (cpuByProcess({ executor: app.pid }).executor! - readsFrom.cpu) / ((performance.now() - readsFrom.at) / 1000);
+      const cpu0 = { ...cpuByProcess({ executor: app.pid, receiver: receiver.pid }), at: performance.now() };
+      lift();
       while ((await receiver.count()) === 0) await new Promise((r) => setTimeout(r, 10));
       // Reads through the drain: up to 10 s of them, stopped at its last arrival.
       let drained = false;
       const reading = openLoop(Array.from({ length: 10 * READS_PER_S }), READS_PER_S, () => (drained ? Promise.resolve(false) : read()));
       const arrivals = await waitForAll(receiver, deliveriesTotal, 120_000);
       drained = true;
-      // The server's CPU from the lease's lifting to the last arrival, its reads' share included (under 1 %).
-      const cpuUs = ((cpuByProcess({ server: app.pid }).server! - cpu0) / arrivals.length) * 1e6;
+      // From the letting go to the last arrival, less what the reads cost the server over that time.
+      const cpu1 = cpuByProcess({ executor: app.pid, receiver: receiver.pid });
+      cpu1.executor! -= readCpuPerS * ((performance.now() - cpu0.at) / 1000);
+      const spent = cpuSpent(cpu0, cpu1, arrivals.length);
+      cpuPerDelivery.push({ executor: `in the app server, ${where}`, ...spent });
       const times = arrivals.map((a) => a[1]);
       // Arrival times are the receiver's Date.now(); the reads' are this process's performance.now().
       const lastArrival = Math.max(...times) - Date.now() + performance.now();
       const during = (await reading).spans.filter((span) => span.due <= lastArrival).map((span) => span.done - span.due);
       const rate = Math.round((arrivals.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000));
-      served.push({ where, rate, alone: alone.latencies, during, cpuUs, rssIdle, rssAfter: largestRssMb(app.pid) });
+      served.push({ where, rate, alone: alone.latencies, during, rssIdle, rssAfter: largestRssMb(app.pid) });
       rows.push({ run: `executor in the app server, ${where}: drain ${deliveriesTotal} deliveries`, deliveries: arrivals.length, 'deliveries/s': served.at(-1)!.rate, 'p50 ms': '-', 'p99 ms': '-' });
       receiver.reset();
     } finally {
+      lift();
       await readAgent.close();
       await stopProcess(app);
     }
@@ -252,12 +276,19 @@ export async function benchWebhooks(): Promise<void> {
   ]);
   const ms = (xs: number[], p: number) => (percentile(xs, p) ?? NaN).toFixed(1);
   printTable('the app server, by where its executor runs', [
-    ...served.map(({ where, rate, cpuUs, rssIdle, rssAfter }) => ({ executor: where, 'deliveries/s': rate, 'server CPU µs a delivery': Math.round(cpuUs), 'RSS MB warmed up, idle': rssIdle, 'RSS MB after the drain': rssAfter })),
+    ...served.map(({ where, rate, rssIdle, rssAfter }) => ({ executor: where, 'deliveries/s': rate, 'RSS MB warmed up, idle': rssIdle, 'RSS MB after the drain': rssAfter })),
   ]);
+  printTable("CPU a delivery during each drain, by process (the executor's: this process, or the app server less its reads' CPU)", cpuPerDelivery);
   printTable(`GET /member/{id} at ${READS_PER_S}/s in the app server, alone and during the drain`, [
     ...served.flatMap(({ where, alone, during }) => [
       { executor: where, reads: 'alone', n: alone.length, 'p50 ms': ms(alone, 50), 'p99 ms': ms(alone, 99), 'max ms': ms(alone, 100) },
       { executor: where, reads: 'during the drain', n: during.length, 'p50 ms': ms(during, 50), 'p99 ms': ms(during, 99), 'max ms': ms(during, 100) },
     ]),
   ]);
+}
+
+/** CPU microseconds a delivery between two readings of cpuByProcess, by process. */
+function cpuSpent(before: Record<string, number>, after: Record<string, number>, deliveries: number): Record<string, number> {
+  const us = (name: string) => Math.round(((after[name]! - before[name]!) / deliveries) * 1e6);
+  return { 'executor µs': us('executor'), 'PostgreSQL µs': us('postgres'), 'receiver µs': us('receiver'), 'total µs': us('executor') + us('postgres') + us('receiver') };
 }
