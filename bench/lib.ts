@@ -315,6 +315,16 @@ export function listenCeiling(server: Server, port: number, sql: postgres.Sql): 
 export function cpuByProcess(groups: Record<string, number | undefined>): Record<string, number> {
   const tick = 100; // USER_HZ
   const out: Record<string, number> = Object.fromEntries([...Object.keys(groups), 'postgres'].map((k) => [k, 0]));
+  for (const { pid, comm, group, fields } of processes()) {
+    const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+    for (const [name, leader] of Object.entries(groups)) if (leader !== undefined && (group === leader || pid === leader)) out[name]! += seconds;
+    if (comm === 'postgres') out.postgres! += seconds;
+  }
+  return out;
+}
+
+/** Every process in /proc with its command name, process group and the `stat` fields after the name. */
+function* processes(): Generator<{ pid: number; comm: string; group: number; fields: string[] }> {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     let stat: string;
     try {
@@ -322,24 +332,17 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
     } catch {
       continue; // ended since the listing
     }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
-    const group = Number(fields[2]);
-    for (const [name, leader] of Object.entries(groups)) if (leader !== undefined && (group === leader || Number(pid) === leader)) out[name]! += seconds;
-    if (comm === 'postgres') out.postgres! += seconds;
+    yield { pid: Number(pid), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), group: Number(fields[2]), fields };
   }
-  return out;
 }
 
 /** The resident set of the largest process in a process group (the server under `npx next start`), in MB. */
 export function largestRssMb(leader: number | undefined): number {
   let largest = 0;
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+  for (const { pid, group } of processes()) {
+    if (group !== leader && pid !== leader) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (group !== leader && Number(pid) !== leader) continue;
       const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
       largest = Math.max(largest, kb / 1024);
     } catch {

@@ -17,7 +17,6 @@ import type { FromThread, ToThread } from './thread-messages';
 const port = parentPort;
 if (!port) throw new Error('server/executor/thread-entry runs as a worker thread only');
 
-const post = (message: FromThread) => port.postMessage(message);
 let stopping: Promise<void> | undefined;
 
 port.on('message', (message: ToThread) => {
@@ -40,7 +39,7 @@ getDbHandle()
     () => {
       if (stopping) return;
       embedded = startEmbeddedExecutor();
-      post('started');
+      port.postMessage('started' satisfies FromThread);
     },
     (e: unknown) => {
       console.error(`[executor thread] the database could not be reached: ${errorSummary(e)}`);

@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -8,6 +7,7 @@ import { rowsOf } from '@/db/rows';
 import { resetEnvForTests } from '@/server/env';
 import { workerStatus } from '@/server/events/work-notifier';
 import { newProject } from '@/server/testing/api';
+import { freePort } from '@/server/testing/free-port';
 import { startReceiver } from '@/server/testing/receiver';
 import { executorThread, startExecutorThread, stopExecutorThread } from './thread';
 
@@ -101,12 +101,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
     await stopExecutorThread();
     const url = process.env.DATABASE_URL!;
     // A port nothing listens on: connecting is refused at once.
-    const closed = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const closed = await freePort();
     process.env.DATABASE_URL = `postgres://postgres@127.0.0.1:${closed}/test`;
     resetEnvForTests();
     const logged = vi.spyOn(console, 'error');
@@ -129,12 +124,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
 
   it('runs on its thread in the production build (next start), and ends with the server on SIGTERM', async () => {
     const receiver = await startReceiver();
-    const port = await new Promise<number>((resolve) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as net.AddressInfo).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     let output = '';
     const child = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
       env: { ...process.env, EXECUTOR_THREAD: 'true', NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' },

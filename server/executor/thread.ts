@@ -1,4 +1,4 @@
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { getEnv } from '@/server/env';
 import { errorSummary } from '@/server/errors';
 import { registerWorker } from '@/server/events/work-notifier';
@@ -27,25 +27,22 @@ const STOP_TIMEOUT_MS = 30_000;
 /** Run from source (tsx, Vitest) rather than from Next's build: the thread needs tsx to load TypeScript. */
 const fromSource = import.meta.url.endsWith('.ts');
 
-function newThread(options: WorkerOptions): Worker {
+/** The thread, with its own copy of the environment (the thread opens its own pool from it). */
+function newThread(env: NodeJS.ProcessEnv): Worker {
   if (fromSource) {
     // Not `new URL('./thread-entry.ts', …)`: Next's bundler would take that for an asset to copy.
     const entry = import.meta.url.replace(/thread\.ts$/, 'thread-entry.ts');
     const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-    return new Worker(load, { ...options, eval: true });
+    return new Worker(load, { name: 'carebase-executor', env, eval: true });
   }
   // Next's bundler builds the thread's own chunk from this literal `new Worker(new URL(…, import.meta.url),
   // {…})`. With the options passed as a variable, Next 16.4 copied the .ts file as an asset instead.
-  return new Worker(new URL('./thread-entry.ts', import.meta.url), { name: options.name, env: options.env });
+  return new Worker(new URL('./thread-entry.ts', import.meta.url), { name: 'carebase-executor', env });
 }
 
 function spawn(): void {
-  const env = getEnv();
-  const worker = newThread({
-    name: 'carebase-executor',
-    // The thread opens its own pool; the server's DB_POOL_MAX is for requests.
-    env: { ...process.env, DB_POOL_MAX: String(env.EXECUTOR_DB_POOL_MAX) },
-  });
+  // The server's DB_POOL_MAX is for requests; the thread's pool is EXECUTOR_DB_POOL_MAX.
+  const worker = newThread({ ...process.env, DB_POOL_MAX: String(getEnv().EXECUTOR_DB_POOL_MAX) });
   state.worker = worker;
   worker.on('message', (message: FromThread) => {
     if (message !== 'started') return;

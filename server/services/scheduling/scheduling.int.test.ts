@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, httpApiClient, newProject, type ApiClient } from '@/server/testing/api';
+import { freePort } from '@/server/testing/free-port';
 import { startHttpServer } from '@/server/testing/http-server';
 import { startReceiver } from '@/server/testing/receiver';
 
@@ -337,12 +337,7 @@ describe('double booking over HTTP', () => {
 
 /** A second app process (`next start` on the same production build) sharing the test's PostgreSQL database. */
 async function startSecondApp(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(p));
-    });
-  });
+  const port = await freePort();
   const child: ChildProcess = spawn('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
     env: { ...process.env, NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', // No embedded executor: it would claim other test files' deliveries in the shared database.
       CAREBASE_EXECUTOR: 'inngest' },
