@@ -16,7 +16,8 @@ const ANALYZE_LOCK = 727275;
  * while a table was nearly empty scans the whole table on every later run; on a server without
  * autovacuum nothing ever replaces it, and with autovacuum it lasts until autovacuum's next look (up to
  * a minute, the length of a burst). ANALYZE replaces it, and the next runs plan for the table as it is.
- * The executor runs this once a minute, and at once when its claims find a backlog. `only` limits a run
+ * The embedded executor runs this every 10 s (the Inngest sweep once a minute), and at once when its
+ * claims find a backlog. `only` limits a run
  * to the tables named (unqualified, in the current schema): a backlog of deliveries needs only
  * webhook_delivery's statistics (decision 0014, sixteenth pass). PGlite is left alone: one process, no
  * autovacuum to stand in for, and statistics its own queries keep up.
