@@ -5,13 +5,14 @@
 // at the bottom of the collector's sawtooth rather than wherever one sample falls on it. With
 // MEMORY_PROBE_FULL_GC=1 each sample first runs a full collection and also records RSS and heap just after
 // it: what the process holds, free of where the sawtooth stood (one extra mark-compact a minute). Not part of the app.
-// Main threads only: NODE_OPTIONS' --require runs in worker threads too, and the executor's thread
-// (server/executor/thread.ts) shares its process's RSS; its heap is not in the main thread's figures.
+// NODE_OPTIONS' --require runs in worker threads too: each thread samples its own heap, event loop and
+// collections, and its line carries its threadId (0 on the main thread). RSS is the process's, shared by
+// its threads (the executor's thread, server/executor/thread.ts, has its heap in its own lines).
 const fs = require('node:fs');
 const { monitorEventLoopDelay, PerformanceObserver, constants } = require('node:perf_hooks');
-const { isMainThread } = require('node:worker_threads');
+const { threadId } = require('node:worker_threads');
 const file = process.env.MEMORY_PROBE_FILE;
-if (file && isMainThread) {
+if (file) {
   let heapUsedMin = Infinity;
   let rssMin = Infinity;
   let gc;
@@ -42,6 +43,7 @@ if (file && isMainThread) {
     const m = process.memoryUsage();
     const line = {
       pid: process.pid,
+      threadId,
       cmd: process.argv.slice(1).join(' ').slice(0, 120),
       t: Date.now(),
       rss: m.rss,

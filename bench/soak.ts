@@ -43,6 +43,12 @@ const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
  * so the default soak leaves it off.
  */
 const FULL_GC = process.env.SOAK_FULL_GC === '1';
+/**
+ * SOAK_EXPLAIN_SAMPLE=0.02: PostgreSQL's auto_explain writes the plan of that share of the app's statements
+ * to its log (with the statement's text), to find which statement a sequential scan in the table below
+ * comes from: `grep -B30 'Seq Scan on webhook_delivery' /var/log/postgresql/postgresql-15-main.log`.
+ */
+const EXPLAIN_SAMPLE = Number(process.env.SOAK_EXPLAIN_SAMPLE ?? 0);
 
 /**
  * Statements grouped by shape: parameters and repeated value rows or lists folded, so that an insert of
@@ -64,7 +70,7 @@ function statementFamilies(prepared: Map<string, number>): { family: string; tex
   return [...families].map(([family, f]) => ({ family, ...f })).sort((a, b) => b.texts - a.texts);
 }
 
-type Sample = { pid: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number; majorGcs: number; majorGcMs: number; rssAfterGc?: number; heapAfterGc?: number };
+type Sample = { pid: number; threadId?: number; cmd: string; t: number; rss: number; heapUsed: number; heapUsedMin: number; rssMin: number; heapTotal: number; loopDelayP99Ms: number; majorGcs: number; majorGcMs: number; rssAfterGc?: number; heapAfterGc?: number };
 
 /** Least-squares slope of y over t, in y-units per 10 minutes. */
 function slopePer10Min(points: { t: number; y: number }[]): number {
@@ -104,6 +110,11 @@ export async function benchSoak(): Promise<void> {
   // the app connects.
   await sql.unsafe(`alter database ${DB_NAME} set log_min_duration_statement = 500`);
   await sql.unsafe(`alter database ${DB_NAME} set log_lock_waits = on`);
+  if (EXPLAIN_SAMPLE > 0) {
+    await sql.unsafe(`alter database ${DB_NAME} set session_preload_libraries = 'auto_explain'`);
+    await sql.unsafe(`alter database ${DB_NAME} set auto_explain.log_min_duration = 0`);
+    await sql.unsafe(`alter database ${DB_NAME} set auto_explain.sample_rate = ${EXPLAIN_SAMPLE}`);
+  }
 
   fs.mkdirSync(path.dirname(PROBE_FILE), { recursive: true });
   fs.rmSync(PROBE_FILE, { force: true });
@@ -204,7 +215,12 @@ export async function benchSoak(): Promise<void> {
       inFlight.add(task);
       void task.finally(() => inFlight.delete(task));
       if (i > 0 && i % (ENROLMENTS_PER_S * 60) === 0) {
-        console.log(`soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight${proxy ? `, ${proxy.prepared().size} statement texts prepared` : ''}`);
+        const line = `soak: minute ${Math.round((Date.now() - t0) / 60_000)} of ${MINUTES}, ${enrolled} care plans, ${inFlight.size} writes in flight${proxy ? `, ${proxy.prepared().size} statement texts prepared` : ''}`;
+        // When the sequential scans of webhook_delivery (table at the end) happen: steadily, or in bursts.
+        void sql<{ seq_scan: number; seq_tup_read: number; n_live_tup: number }[]>`
+          select seq_scan::int, seq_tup_read::float8 as seq_tup_read, n_live_tup::int from pg_stat_user_tables where relname = 'webhook_delivery'`
+          .then(([d]) => console.log(`${line}; webhook_delivery: ${d?.n_live_tup} rows, ${d?.seq_scan} seq scans reading ${d?.seq_tup_read} rows so far`))
+          .catch(() => console.log(line));
         if (proxy) fs.writeFileSync(STATEMENTS_FILE, JSON.stringify(statementFamilies(proxy.prepared()), null, 1));
       }
     }
@@ -213,8 +229,9 @@ export async function benchSoak(): Promise<void> {
     // Sequential scans of the big tables show a plan that does not follow their growth. Counted when the
     // load ends: the settling loop below counts undelivered and due rows with scans of its own (about
     // 50 million rows of webhook_delivery read in one run), which are the bench's, not the app's.
-    const scans = await sql<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number; n_live_tup: number }[]>`
-      select relname, seq_scan::int, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::int as idx_scan, n_live_tup::int
+    const scans = await sql<{ relname: string; seq_scan: number; seq_tup_read: number; idx_scan: number; n_live_tup: number; analyzes: number }[]>`
+      select relname, seq_scan::int, seq_tup_read::float8 as seq_tup_read, coalesce(idx_scan, 0)::int as idx_scan, n_live_tup::int,
+             (analyze_count + autoanalyze_count)::int as analyzes
       from pg_stat_user_tables where n_live_tup > 1000 order by seq_tup_read desc limit 8`;
 
     // Let the last plans' timed transitions and their deliveries finish: a1 ends 7 minutes after enrolment
@@ -244,10 +261,13 @@ export async function benchSoak(): Promise<void> {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Sample);
-    // The server is the process with the largest heap (npx and the CLI wrapper hold little).
-    const byPid = new Map<number, Sample[]>();
-    for (const s of samples) byPid.set(s.pid, [...(byPid.get(s.pid) ?? []), s]);
-    const server = [...byPid.values()].sort((a, b) => Math.max(...b.map((s) => s.heapUsed)) - Math.max(...a.map((s) => s.heapUsed)))[0]!;
+    // The server is the process whose main thread has the largest heap (npx and the CLI wrapper hold
+    // little); with EXECUTOR_THREAD=true, its executor is the worker thread with the largest heap in it.
+    const byThread = new Map<string, Sample[]>();
+    for (const s of samples) byThread.set(`${s.pid}/${s.threadId ?? 0}`, [...(byThread.get(`${s.pid}/${s.threadId ?? 0}`) ?? []), s]);
+    const largestHeap = (of: Sample[][]) => of.sort((a, b) => Math.max(...b.map((s) => s.heapUsed)) - Math.max(...a.map((s) => s.heapUsed)))[0];
+    const server = largestHeap([...byThread.values()].filter((t) => !t[0]!.threadId))!;
+    const executorThread = largestHeap([...byThread.values()].filter((t) => t[0]!.pid === server[0]!.pid && t[0]!.threadId));
     const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
     // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
     const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
@@ -289,6 +309,17 @@ export async function benchSoak(): Promise<void> {
           ]
         : []),
       { measure: 'server heap total MB (first / peak / last)', value: firstPeakLast(server, (s) => s.heapTotal) },
+      // The figures above are the main thread's heap; the executor's thread has a heap of its own.
+      ...(executorThread
+        ? (() => {
+            const during = executorThread.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
+            return [
+              { measure: 'executor thread heap after collection MB (lowest each minute: first / peak / last during the load)', value: firstPeakLast(during, (s) => s.heapUsedMin) },
+              { measure: 'executor thread heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: rounded(during.map((s) => ({ t: s.t, y: s.heapUsedMin / 1048576 }))) },
+              { measure: 'executor thread event loop delay p99 ms (median minute / worst minute)', value: `${[...executorThread.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[executorThread.length >> 1]} / ${Math.max(...executorThread.map((s) => s.loopDelayP99Ms))}` },
+            ];
+          })()
+        : []),
       {
         measure: 'mark-compacts, minute 10 to the end of the load: count, total pause ms, worst minute ms',
         value: `${after10.reduce((a, s) => a + s.majorGcs, 0)}, ${Math.round(after10.reduce((a, s) => a + s.majorGcMs, 0))}, ${Math.max(...after10.map((s) => s.majorGcMs))}`,
@@ -306,7 +337,7 @@ export async function benchSoak(): Promise<void> {
     console.log(`memory samples: ${PROBE_FILE}`);
     if (readFailures.length) console.log(`reads not answered 2xx (first 20): ${readFailures.join('; ')}`);
     const [setting] = await sql<{ autovacuum: string }[]>`show autovacuum`;
-    printTable(`tables over 1,000 rows when the load ended: scans during the load (autovacuum ${setting!.autovacuum})`, scans.map((r) => ({ table: r.relname, rows: r.n_live_tup, 'seq scans': r.seq_scan, 'rows seq-read': r.seq_tup_read, 'index scans': r.idx_scan })));
+    printTable(`tables over 1,000 rows when the load ended: scans during the load (autovacuum ${setting!.autovacuum})`, scans.map((r) => ({ table: r.relname, rows: r.n_live_tup, 'seq scans': r.seq_scan, 'rows seq-read': r.seq_tup_read, 'index scans': r.idx_scan, analyzes: r.analyzes })));
     if (proxy) {
       const prepared = proxy.prepared();
       const parses = [...prepared.values()].reduce((a, n) => a + n, 0);
