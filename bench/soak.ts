@@ -264,13 +264,18 @@ export async function benchSoak(): Promise<void> {
     // The server is the process whose main thread has the largest heap (npx and the CLI wrapper hold
     // little); with EXECUTOR_THREAD=true, its executor is the worker thread with the largest heap in it.
     const byThread = new Map<string, Sample[]>();
-    for (const s of samples) byThread.set(`${s.pid}/${s.threadId ?? 0}`, [...(byThread.get(`${s.pid}/${s.threadId ?? 0}`) ?? []), s]);
+    for (const s of samples) {
+      const key = `${s.pid}/${s.threadId ?? 0}`;
+      byThread.set(key, [...(byThread.get(key) ?? []), s]);
+    }
+    const threads = [...byThread.values()];
     const largestHeap = (of: Sample[][]) => of.sort((a, b) => Math.max(...b.map((s) => s.heapUsed)) - Math.max(...a.map((s) => s.heapUsed)))[0];
-    const server = largestHeap([...byThread.values()].filter((t) => !t[0]!.threadId))!;
-    const executorThread = largestHeap([...byThread.values()].filter((t) => t[0]!.pid === server[0]!.pid && t[0]!.threadId));
+    const server = largestHeap(threads.filter((t) => !t[0]!.threadId))!;
+    const executorThread = largestHeap(threads.filter((t) => t[0]!.pid === server[0]!.pid && t[0]!.threadId));
     const mb = (b: number) => Math.round((b / 1048576) * 10) / 10;
-    // The slope is taken while the load runs (minute 10 to its end), not over the settling afterwards.
-    const after10 = server.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
+    // Slopes are taken while the load runs (minute 10 to its end), not over the settling afterwards.
+    const duringLoad = (of: Sample[]) => of.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
+    const after10 = duringLoad(server);
     const floors = rssFloors(after10, 5);
     /** "first / peak / last" in MB of one measure over `of` (NaN where a sample lacks it). */
     const firstPeakLast = (of: Sample[], bytes: (s: Sample) => number | undefined) => {
@@ -278,7 +283,9 @@ export async function benchSoak(): Promise<void> {
       return `${mb(at(of[0]))} / ${mb(Math.max(...of.map(at)))} / ${mb(at(of.at(-1)))}`;
     };
     const rounded = (points: { t: number; y: number }[]) => (Math.round(slopePer10Min(points) * 100) / 100).toString();
-    const slope = (bytes: (s: Sample) => number) => rounded(after10.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
+    const slope = (bytes: (s: Sample) => number, of = after10) => rounded(of.map((s) => ({ t: s.t, y: bytes(s) / 1048576 })));
+    /** A thread's event-loop delay p99: "median minute / worst minute". */
+    const loopDelay = (of: Sample[]) => `${of.map((s) => s.loopDelayP99Ms).sort((a, b) => a - b)[of.length >> 1]} / ${Math.max(...of.map((s) => s.loopDelayP99Ms))}`;
     printTable(`bench/soak: ${MINUTES} min on PostgreSQL; ${READS_PER_S} record reads/s, ${ENROLMENTS_PER_S} enrolments + ${ENROLMENTS_PER_S} date sets/s, timed transitions, webhook deliveries${benchServerMemoryNote()}`, [
       { measure: 'server RSS MB (first sample / peak / last, after settling)', value: firstPeakLast(server, (s) => s.rss) },
       { measure: 'server heap used MB (start / peak / end)', value: firstPeakLast(server, (s) => s.heapUsed) },
@@ -311,20 +318,17 @@ export async function benchSoak(): Promise<void> {
       { measure: 'server heap total MB (first / peak / last)', value: firstPeakLast(server, (s) => s.heapTotal) },
       // The figures above are the main thread's heap; the executor's thread has a heap of its own.
       ...(executorThread
-        ? (() => {
-            const during = executorThread.filter((s) => s.t - t0 >= 10 * 60_000 && s.t - t0 <= durationS * 1000);
-            return [
-              { measure: 'executor thread heap after collection MB (lowest each minute: first / peak / last during the load)', value: firstPeakLast(during, (s) => s.heapUsedMin) },
-              { measure: 'executor thread heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: rounded(during.map((s) => ({ t: s.t, y: s.heapUsedMin / 1048576 }))) },
-              { measure: 'executor thread event loop delay p99 ms (median minute / worst minute)', value: `${[...executorThread.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[executorThread.length >> 1]} / ${Math.max(...executorThread.map((s) => s.loopDelayP99Ms))}` },
-            ];
-          })()
+        ? [
+            { measure: 'executor thread heap after collection MB (lowest each minute: first / peak / last during the load)', value: firstPeakLast(duringLoad(executorThread), (s) => s.heapUsedMin) },
+            { measure: 'executor thread heap after collection slope, minute 10 to the end of the load, MB per 10 min', value: slope((s) => s.heapUsedMin, duringLoad(executorThread)) },
+            { measure: 'executor thread event loop delay p99 ms (median minute / worst minute)', value: loopDelay(executorThread) },
+          ]
         : []),
       {
         measure: 'mark-compacts, minute 10 to the end of the load: count, total pause ms, worst minute ms',
         value: `${after10.reduce((a, s) => a + s.majorGcs, 0)}, ${Math.round(after10.reduce((a, s) => a + s.majorGcMs, 0))}, ${Math.max(...after10.map((s) => s.majorGcMs))}`,
       },
-      { measure: 'event loop delay p99 ms (median minute / worst minute)', value: `${[...server.map((s) => s.loopDelayP99Ms)].sort((a, b) => a - b)[server.length >> 1]} / ${Math.max(...server.map((s) => s.loopDelayP99Ms))}` },
+      { measure: 'event loop delay p99 ms (median minute / worst minute)', value: loopDelay(server) },
       { measure: 'samples (one a minute)', value: String(server.length) },
       { measure: 'record reads (req/s, p50 / p99 ms)', value: `${readResult.requests.total} (${Math.round(readResult.requests.average)}/s, ${readResult.latency.p50} / ${readResult.latency.p99})` },
       { measure: 'read errors, non-2xx', value: `${readResult.errors + readResult.timeouts}, ${readResult.non2xx}` },

@@ -9,16 +9,8 @@ import { workerStatus } from '@/server/events/work-notifier';
 import { newProject } from '@/server/testing/api';
 import { freePort } from '@/server/testing/free-port';
 import { startReceiver } from '@/server/testing/receiver';
+import { until } from '@/server/testing/until';
 import { executorThread, startExecutorThread, stopExecutorThread } from './thread';
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  for (const deadline = Date.now() + timeoutMs; ; ) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Connections whose application_name marks them as a thread's pool (db/client.ts), for a process or any. */
 async function threadConnections(pid?: number): Promise<number> {

@@ -17,9 +17,8 @@ const ANALYZE_LOCK = 727275;
  * autovacuum nothing ever replaces it, and with autovacuum it lasts until autovacuum's next look (up to
  * a minute, the length of a burst). ANALYZE replaces it, and the next runs plan for the table as it is.
  * The embedded executor runs this every 10 s (the Inngest sweep once a minute), and at once when its
- * claims find a backlog. `only` limits a run
- * to the tables named (unqualified, in the current schema): a backlog of deliveries needs only
- * webhook_delivery's statistics (decision 0014, sixteenth pass). PGlite is left alone: one process, no
+ * claims find a backlog. `only` limits a run to the tables named (unqualified, in the current schema): a
+ * backlog of deliveries needs only webhook_delivery's statistics (decision 0014, sixteenth pass). PGlite is left alone: one process, no
  * autovacuum to stand in for, and statistics its own queries keep up.
  */
 export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | 'db'>, only?: readonly string[]): Promise<string[]> {
