@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['.next/**', 'node_modules/**', '.data*/**', 'db/migrations/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '*.config.mjs', 'bench/*.mjs', 'bench/*.cjs', '.dependency-cruiser.cjs'],
+    ignores: ['.next/**', 'node_modules/**', '.data*/**', 'db/migrations/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', '*.config.mjs', 'bench/*.mjs', 'bench/*.cjs', 'server/testing/*.cjs', '.dependency-cruiser.cjs'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

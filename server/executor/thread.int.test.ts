@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -114,12 +117,23 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
     await stopExecutorThread();
   });
 
-  it('runs on its thread in the production build (next start), and ends with the server on SIGTERM', async () => {
+  it('runs on its thread in the production build (next start), from the build, and ends with the server on SIGTERM', async () => {
     const receiver = await startReceiver();
     const port = await freePort();
+    const threadsFile = path.join(os.tmpdir(), `carebase-worker-threads-${process.pid}-${port}.jsonl`);
     let output = '';
     const child = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
-      env: { ...process.env, EXECUTOR_THREAD: 'true', NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32' },
+      env: {
+        ...process.env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.resolve('server/testing/worker-threads-probe.cjs')}`,
+        WORKER_THREADS_FILE: threadsFile,
+        EXECUTOR_THREAD: 'true',
+        NODE_ENV: 'production',
+        CAREBASE_AUTO_MIGRATE: 'false',
+        NEXT_MANUAL_SIG_HANDLE: 'true',
+        NEXT_TELEMETRY_DISABLED: '1',
+        WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
@@ -137,6 +151,12 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       expect(ready, output).toBe(true);
       // `next start` may serve from a process of its own: any thread's pool will do (this file's is stopped).
       expect(await threadConnections()).toBeGreaterThan(0);
+      // One worker thread, running the build's own chunk: not the sources through tsx (a dev dependency),
+      // which the server did while it took Turbopack's `import.meta.url` (the source's) for a sign of running
+      // from source, and which started a second thread, tsx's module hooks.
+      const workers = fs.readFileSync(threadsFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { workerData: string[] });
+      expect(workers, JSON.stringify(workers)).toHaveLength(1);
+      expect(workers[0]!.workerData).toContain('__turbopack_globals__');
 
       const { api } = await newProject();
       const hook = await api.post('/webhook', { display: 'served', url: `${receiver.url}/served`, triggers: [{ event: 'member_create' }] });
@@ -149,6 +169,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       await until('the thread\'s connections to close', async () => (await threadConnections()) === 0 || undefined, 5_000);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      fs.rmSync(threadsFile, { force: true });
       await receiver.close();
     }
   }, 90_000);

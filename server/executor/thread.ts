@@ -24,8 +24,15 @@ const RESTART_MAX_MS = 30_000;
 /** How long a stop waits for the thread to finish its calls and hand back its claims before ending it. */
 const STOP_TIMEOUT_MS = 30_000;
 
-/** Run from source (tsx, Vitest) rather than from Next's build: the thread needs tsx to load TypeScript. */
-const fromSource = import.meta.url.endsWith('.ts');
+/**
+ * Run from source (tsx, Vitest) rather than from Next's build: the thread needs tsx to load TypeScript. Not
+ * told by `import.meta.url`: in its build Turbopack answers it with the source file's URL (`…/thread.ts`),
+ * and the server ran its thread from the sources through tsx, a dev dependency, with tsx's module-hooks
+ * thread beside it (about 50 MB more RSS; decision 0014, thirty-second pass). Next replaces
+ * `process.env.NEXT_RUNTIME` with 'nodejs' when it builds server code (build/define-env.js), whatever the
+ * bundler; from source it is unset.
+ */
+const fromSource = !process.env.NEXT_RUNTIME;
 
 /** The thread, with its own copy of the environment (the thread opens its own pool from it). */
 function newThread(env: NodeJS.ProcessEnv): Worker {
