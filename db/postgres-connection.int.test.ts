@@ -85,9 +85,10 @@ describe.runIf(onPostgres)('postgres.js when backends are terminated', () => {
     const { settled, stuck, answers, wrong, errors } = await workers.finish(10_000);
     expect({ settled, stuck, wrong }).toEqual({ settled: true, stuck: 0, wrong: [] });
     // The terminations met working connections (how many depends on the machine's load: 480 to 1,500
-    // answers and 120 to 180 terminations here, alone or beside the chaos test).
+    // answers and 120 to 180 terminations here, alone or beside the chaos test; 40 answers in CI on a slow
+    // machine, under the whole suite).
     expect(terminated).toBeGreaterThan(20);
-    expect(answers).toBeGreaterThan(100);
+    expect(answers).toBeGreaterThan(20);
     // Each error is one of ending a connection's, never another kind.
     expect(errors.filter((code) => !['57P01', 'CONNECTION_CLOSED', 'ECONNRESET', 'EPIPE'].includes(code))).toEqual([]);
 
