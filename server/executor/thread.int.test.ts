@@ -151,9 +151,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       expect(ready, output).toBe(true);
       // `next start` may serve from a process of its own: any thread's pool will do (this file's is stopped).
       expect(await threadConnections()).toBeGreaterThan(0);
-      // One worker thread, running the build's own chunk: not the sources through tsx (a dev dependency),
-      // which the server did while it took Turbopack's `import.meta.url` (the source's) for a sign of running
-      // from source, and which started a second thread, tsx's module hooks.
+      // One worker thread, the build's own chunk: from the sources it would be an eval worker loading tsx (a
+      // dev dependency), with tsx's module-hooks thread as a second.
       const workers = fs.readFileSync(threadsFile, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { workerData: string[] });
       expect(workers, JSON.stringify(workers)).toHaveLength(1);
       expect(workers[0]!.workerData).toContain('__turbopack_globals__');

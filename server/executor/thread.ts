@@ -25,12 +25,9 @@ const RESTART_MAX_MS = 30_000;
 const STOP_TIMEOUT_MS = 30_000;
 
 /**
- * Run from source (tsx, Vitest) rather than from Next's build: the thread needs tsx to load TypeScript. Not
- * told by `import.meta.url`: in its build Turbopack answers it with the source file's URL (`…/thread.ts`),
- * and the server ran its thread from the sources through tsx, a dev dependency, with tsx's module-hooks
- * thread beside it (about 50 MB more RSS; decision 0014, thirty-second pass). Next replaces
- * `process.env.NEXT_RUNTIME` with 'nodejs' when it builds server code (build/define-env.js), whatever the
- * bundler; from source it is unset.
+ * Run from source (tsx, Vitest) rather than from Next's build: the thread needs tsx to load TypeScript. Next
+ * replaces `process.env.NEXT_RUNTIME` with 'nodejs' when it builds server code; from source it is unset.
+ * (`import.meta.url` cannot tell: in its build Turbopack answers it with the source file's URL.)
  */
 const fromSource = !process.env.NEXT_RUNTIME;
 
