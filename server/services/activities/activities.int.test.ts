@@ -52,8 +52,10 @@ async function hook(api: ReturnType<typeof apiClient>, triggers: { event: string
 }
 
 /** Delivers a project's pending `after` deliveries now, as the executor would. */
+// In the order the deliveries were made: without ORDER BY, PostgreSQL returns heap order, which an update
+// can change (CI once had the expiry's delivery first).
 async function deliver(db: any, projectId: number) {
-  const rows = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, 'pending')));
+  const rows = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.projectId, projectId), eq(webhookDeliveries.status, 'pending'))).orderBy(webhookDeliveries.id);
   for (const r of rows) await attemptDelivery(db, r.id);
 }
 

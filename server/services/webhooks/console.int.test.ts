@@ -18,7 +18,7 @@ const pathOf = () => `/r/${Math.random().toString(36).slice(2)}`;
 const hitsOf = (path: string) => receiver.received.filter((r) => r.path === path);
 
 async function runDue(db: any, projectId: number, now = new Date()) {
-  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId));
+  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId)).orderBy(webhookDeliveries.id);
   for (const r of rows) if (r.status === 'pending' && r.nextAttemptAt && r.nextAttemptAt <= now) await attemptDelivery(db, r.id, { now });
 }
 

@@ -30,7 +30,7 @@ async function setup(triggers: { event: string; strategy?: string }[] = [{ event
 
 /** Runs the due deliveries of a project once, as the executor would (tests own the clock here). */
 async function runDue(db: any, projectId: number, now = new Date()) {
-  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId));
+  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId)).orderBy(webhookDeliveries.id);
   for (const r of rows) if (r.status === 'pending' && r.nextAttemptAt && r.nextAttemptAt <= now) await attemptDelivery(db, r.id, { now });
 }
 
