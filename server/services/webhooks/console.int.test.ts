@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, webhookDeliveries } from '@/db/schema';
-import { attemptDelivery } from '@/server/jobs/attempt-delivery';
+import { auditEvents } from '@/db/schema';
 import { newProject } from '@/server/testing/api';
+import { runDueDeliveries } from '@/server/testing/deliveries';
 import { startReceiver } from '@/server/testing/receiver';
 
 /** Issue 13: custom headers, health, bulk recovery and re-enabling (CONTRACT 11). */
@@ -17,11 +17,6 @@ afterEach(() => receiver.setReply(() => ({})));
 const pathOf = () => `/r/${Math.random().toString(36).slice(2)}`;
 const hitsOf = (path: string) => receiver.received.filter((r) => r.path === path);
 
-async function runDue(db: any, projectId: number, now = new Date()) {
-  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId)).orderBy(webhookDeliveries.id);
-  for (const r of rows) if (r.status === 'pending' && r.nextAttemptAt && r.nextAttemptAt <= now) await attemptDelivery(db, r.id, { now });
-}
-
 describe('custom request headers', () => {
   it('sends them on every call beside the signature, and refuses the names Carebase sets itself', async () => {
     const { api, db, projectId } = await newProject();
@@ -30,7 +25,7 @@ describe('custom request headers', () => {
     expect(created.status).toBe(201);
     expect(created.body.headers).toEqual({ 'X-Api-Key': 'k-123', 'X-Tenant': 'north' });
     await api.post('/member', { name: 'Ada' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [hit] = hitsOf(path);
     expect(hit!.headers).toMatchObject({ 'x-api-key': 'k-123', 'x-tenant': 'north', 'content-type': 'application/json' });
     expect(() => new Webhook(created.body.secret).verify(hit!.body, hit!.headers as Record<string, string>)).not.toThrow();
@@ -57,10 +52,10 @@ describe('health', () => {
     const { body: webhook } = await api.post('/webhook', { display: 'W', url: `${receiver.url}${path}`, triggers: [{ event: 'member_create' }] });
     expect(webhook.health).toEqual({ lastDeliveryAt: null, lastDeliveryStatus: null, deliveries24h: 0, successRate24h: null, failingSince: null });
     for (const name of ['a', 'b', 'c']) await api.post('/member', { name });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     receiver.setReply((r) => (r.path === path ? { status: 500 } : {}));
     await api.post('/member', { name: 'd' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const health = (await api.get(`/webhook/${webhook.id}`)).body.health;
     expect(health).toMatchObject({ lastDeliveryStatus: 'pending', deliveries24h: 4, successRate24h: 0.75, failingSince: expect.any(String) });
     const [listed] = (await api.get('/webhook')).body;
@@ -78,7 +73,7 @@ describe('bulk recovery', () => {
     await api.post('/member', { name: 'b' });
     // The receiver is gone (410): the webhook is disabled and its deliveries fail.
     receiver.setReply((r) => (r.path === path ? { status: 410 } : {}));
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const failed = (await api.get(`/webhook/${webhook.id}/delivery`, { status: 'failed' })).body;
     expect(failed).toHaveLength(2);
     expect((await api.get(`/webhook/${webhook.id}`)).body).toMatchObject({ enabled: false });
@@ -93,7 +88,7 @@ describe('bulk recovery', () => {
     expect(recovered.status).toBe(200);
     expect(recovered.body).toEqual({ queued: 2 });
     expect((await api.get(`/webhook/${webhook.id}`)).body).toMatchObject({ enabled: true, disabledReason: null });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const delivered = (await api.get(`/webhook/${webhook.id}/delivery`, { status: 'delivered' })).body;
     expect(delivered.map((d: any) => d.id).sort()).toEqual(failed.map((d: any) => d.id).sort());
     // The 410 answered the first call; the second was failed with the webhook, unsent. Both go now, as themselves.
@@ -118,7 +113,7 @@ describe('bulk recovery', () => {
     const { body: webhook } = await api.post('/webhook', { display: 'W', url: `${receiver.url}${path}`, triggers: [{ event: 'member_create' }] });
     receiver.setReply((r) => (r.path === path ? { status: 410 } : {}));
     await api.post('/member', { name: 'old' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     await new Promise((r) => setTimeout(r, 20));
     const since = new Date().toISOString();
     const res = await api.post(`/webhook/${webhook.id}/recover`, { since });

@@ -7,6 +7,7 @@ import { webhookDeliveries, webhooks as webhookTable } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { newProject } from '@/server/testing/api';
+import { runDueDeliveries } from '@/server/testing/deliveries';
 import { startReceiver, type Received } from '@/server/testing/receiver';
 import { createWebhook } from './webhooks';
 
@@ -26,12 +27,6 @@ async function setup(triggers: { event: string; strategy?: string }[] = [{ event
   const res = await project.api.post('/webhook', { display: 'Receiver', url: `${receiver.url}${path}`, triggers });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return { ...project, webhook: res.body, path };
-}
-
-/** Runs the due deliveries of a project once, as the executor would (tests own the clock here). */
-async function runDue(db: any, projectId: number, now = new Date()) {
-  const rows = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.projectId, projectId)).orderBy(webhookDeliveries.id);
-  for (const r of rows) if (r.status === 'pending' && r.nextAttemptAt && r.nextAttemptAt <= now) await attemptDelivery(db, r.id, { now });
 }
 
 const verify = (secret: string, r: Received) =>
@@ -94,7 +89,7 @@ describe('webhook registration (CONTRACT 7)', () => {
     const ok = await api.post('/webhook', { display: 'x', url: '//endpoint/hooks/x', configurationId: withUrl.id, triggers: [{ event: 'member_create' }] });
     expect(ok.status).toBe(201);
     await api.post('/member', { name: 'E' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     expect(hooksFor('/base/hooks/x')).toHaveLength(1);
   });
 
@@ -118,7 +113,7 @@ describe('after delivery (CONTRACT 7)', () => {
     const member = (await api.post('/member', { name: 'Signed', email: 'signed@example.org' })).body;
     const [delivery] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
     expect(delivery).toMatchObject({ status: 'pending', event: 'member_create', attemptCount: 0 });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [got] = hooksFor(path);
     expect(got).toBeDefined();
     expect(got!.headers['content-type']).toBe('application/json');
@@ -144,14 +139,14 @@ describe('after delivery (CONTRACT 7)', () => {
     receiver.setReply((r) => (r.path === path ? { status: 500, body: 'boom' } : {}));
     await api.post('/member', { name: 'Retry' });
     const before = Date.now();
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [d1] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
     expect(d1).toMatchObject({ status: 'pending', attemptCount: 1 });
     const wait = d1!.nextAttemptAt!.getTime() - before;
     expect(wait).toBeGreaterThanOrEqual(4000 - 50);
     expect(wait).toBeLessThanOrEqual(6000 + 1000);
     receiver.setReply(() => ({}));
-    await runDue(db, projectId, new Date(d1!.nextAttemptAt!.getTime() + 1));
+    await runDueDeliveries(db, projectId, new Date(d1!.nextAttemptAt!.getTime() + 1));
     const calls = hooksFor(path);
     expect(calls).toHaveLength(2);
     expect(calls[0]!.headers['webhook-id']).toBe(calls[1]!.headers['webhook-id']);
@@ -171,14 +166,14 @@ describe('after delivery (CONTRACT 7)', () => {
     receiver.setReply((r) => (r.path === path ? { status: 503, headers: { 'retry-after': '2' }, body: 'x'.repeat(10_000) } : {}));
     await api.post('/member', { name: 'Later' });
     const t = new Date();
-    await runDue(db, projectId, t);
+    await runDueDeliveries(db, projectId, t);
     const [d] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
     expect(d!.nextAttemptAt!.getTime() - t.getTime()).toBe(2000);
     const log = await api.get(`/webhook/${webhook.id}/delivery/${d!.id}`);
     expect(log.body.attempts[0].response).toHaveLength(4096);
 
     receiver.setReply((r) => (r.path === path ? { status: 302, headers: { location: `${receiver.url}/landed` } } : {}));
-    await runDue(db, projectId, new Date(t.getTime() + 2001));
+    await runDueDeliveries(db, projectId, new Date(t.getTime() + 2001));
     const after = await api.get(`/webhook/${webhook.id}/delivery/${d!.id}`);
     expect(after.body.attempts[1]).toMatchObject({ statusCode: 302, error: 'redirect (302) not followed' });
     expect(hooksFor('/landed')).toHaveLength(0);
@@ -188,14 +183,14 @@ describe('after delivery (CONTRACT 7)', () => {
     const { api, webhook, path, projectId, db } = await setup();
     receiver.setReply((r) => (r.path === path ? { body: 'y'.repeat(2 * 1024 * 1024) } : {}));
     await api.post('/member', { name: 'Big answer' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [d] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
     expect(d).toMatchObject({ status: 'delivered', attemptCount: 1 });
     expect(hooksFor(path)).toHaveLength(1);
     // A receiver answering bytes a text column cannot hold: the attempt is still recorded.
     receiver.setReply((r) => (r.path === path ? { status: 500, body: 'nul\u0000 and \ud800' } : {}));
     await api.post('/member', { name: 'Odd answer' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const log = (await api.get(`/webhook/${webhook.id}/delivery`, { status: 'pending' })).body;
     expect(log).toHaveLength(1);
     const attempt = (await api.get(`/webhook/${webhook.id}/delivery/${log[0].id}`)).body.attempts[0];
@@ -208,7 +203,7 @@ describe('after delivery (CONTRACT 7)', () => {
     await api.post('/member', { name: 'Doomed' });
     let now = new Date();
     for (let i = 0; i < 8; i++) {
-      await runDue(db, projectId, now);
+      await runDueDeliveries(db, projectId, now);
       const [d] = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id));
       if (d!.nextAttemptAt) now = new Date(d!.nextAttemptAt.getTime() + 1);
     }
@@ -236,7 +231,7 @@ describe('after delivery (CONTRACT 7)', () => {
     expect((await api.get(`/webhook/${webhook.id}`)).body).toMatchObject({ enabled: false, disabledReason: 'the target answered 410 Gone' });
     const statuses = (await api.get(`/webhook/${webhook.id}/delivery`)).body.map((d: any) => d.status);
     expect(statuses).toEqual(['failed', 'failed']);
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     expect(hooksFor(path)).toHaveLength(1);
     await api.post('/member', { name: 'C' });
     expect((await api.get(`/webhook/${webhook.id}/delivery`)).body).toHaveLength(2);
@@ -250,7 +245,7 @@ describe('after delivery (CONTRACT 7)', () => {
     receiver.setReply((r) => (r.path === path ? { status: 400 } : {}));
     const m = (await api.post('/member', { name: 'Log' })).body;
     await api.del(`/member/${m.id}`);
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     receiver.setReply(() => ({}));
     const all = (await api.get(`/webhook/${webhook.id}/delivery`)).body;
     expect(all.map((d: any) => d.event)).toEqual(['member_create', 'member_delete']);
@@ -258,7 +253,7 @@ describe('after delivery (CONTRACT 7)', () => {
     expect((await api.get(`/webhook/${webhook.id}/delivery`, { status: 'delivered' })).body).toHaveLength(0);
     const retried = await api.post(`/webhook/${webhook.id}/delivery/${all[0].id}/retry`);
     expect(retried.body).toMatchObject({ status: 'pending', id: all[0].id });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     expect((await api.get(`/webhook/${webhook.id}/delivery`, { status: 'delivered' })).body.map((d: any) => d.id)).toEqual([all[0].id]);
     expect((await api.get(`/webhook/${webhook.id}/delivery`, { status: 'nope' })).status).toBe(400);
   });
@@ -270,7 +265,7 @@ describe('after delivery (CONTRACT 7)', () => {
     expect(rotated.body.secret).not.toBe(webhook.secret);
     expect((await api.get(`/webhook/${webhook.id}/secret`)).body.secret).toBe(rotated.body.secret);
     await api.post('/member', { name: 'Rotated' });
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [got] = hooksFor(path);
     expect((got!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
     expect(verify(webhook.secret, got!)).toMatchObject({ event: 'member_create' });
@@ -334,7 +329,7 @@ describe('before and handle (CONTRACT 7)', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ id: 4242, handled: true });
     expect((await api.get('/member')).body).toEqual([]);
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     const [after] = hooksFor(afterPath);
     expect(JSON.parse(after!.body).responseData).toEqual({ id: 4242, handled: true });
 
@@ -355,7 +350,7 @@ describe('before and handle (CONTRACT 7)', () => {
     receiver.setReply((r) => (r.path === path ? { status: 500 } : {}));
     await api.patch(`/webhook/${webhook.id}`, { enabled: false });
     expect((await api.post('/member', { name: 'Free' })).status).toBe(201);
-    await runDue(db, projectId);
+    await runDueDeliveries(db, projectId);
     expect(hooksFor(path)).toHaveLength(0);
   });
 });
