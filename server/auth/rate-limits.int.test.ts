@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDbHandle } from '@/db/client';
 import { resetEnvForTests } from '@/server/env';
 import { AppError } from '@/server/errors';
@@ -60,11 +60,12 @@ describe('rate limits (CONTRACT 1)', () => {
     for (let i = 0; i < 6; i++) await b.consume('key:1');
     // Each instance alone is under 10. Once both have shared their counts (every 250 ms) the total is 12:
     // the instance that pushed it over refuses at once, the other after its next sync (the bound of the
-    // design: one sync interval's requests per instance past the limit).
-    await new Promise((r) => setTimeout(r, 400));
+    // design: one sync interval's requests per instance past the limit). Waiting for the sync, not for a
+    // fixed time: under load the store's answer can take longer than an interval (CI once, on PostgreSQL).
+    await vi.waitFor(() => expect(a.isRefusing('key:1') || b.isRefusing('key:1')).toBe(true), { timeout: 10_000, interval: 50 });
     const [first, second] = await Promise.allSettled([a.consume('key:1'), b.consume('key:1')]);
     expect([first.status, second.status].filter((s) => s === 'rejected').length).toBeGreaterThanOrEqual(1);
-    await new Promise((r) => setTimeout(r, 400));
+    await vi.waitFor(() => expect(a.isRefusing('key:1') && b.isRefusing('key:1')).toBe(true), { timeout: 10_000, interval: 50 });
     await expect(a.consume('key:1')).rejects.toMatchObject({ code: 'rate_limited' });
     await expect(b.consume('key:1')).rejects.toBeInstanceOf(AppError);
     // On PostgreSQL the store is the shared `rate_limit` table; on PGlite (one process) memory.

@@ -56,6 +56,11 @@ export class TokenLimiter {
     this.local = new RateLimiterMemory({ points: perMinute, duration: 60 });
   }
 
+  /** Whether the shared count has closed this key to every request here until its window ends. */
+  isRefusing(key: string): boolean {
+    return (this.blockedUntil.get(key) ?? 0) > Date.now();
+  }
+
   async consume(key: string): Promise<void> {
     const until = this.blockedUntil.get(key);
     if (until !== undefined) {
