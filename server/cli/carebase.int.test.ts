@@ -5,13 +5,17 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-cli-'));
-const run = (...args: string[]) =>
+/** The CLI on the run's database: PostgreSQL when DATABASE_URL is set, else a PGlite dir of its own. */
+const spawnCli = (databaseUrl: string, args: string[]) =>
   // node with tsx's loader, not npx: npx's own start-up was a few seconds of each run on a loaded machine.
   spawnSync(process.execPath, ['--import', 'tsx', 'server/cli/carebase.ts', ...args], {
     encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: '', PGLITE_DIR: dir, SEED_DEMO: 'false' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DIR: dir, SEED_DEMO: 'false' },
     timeout: 60_000,
   });
+const run = (...args: string[]) => spawnCli(process.env.DATABASE_URL ?? '', args);
+/** The CLI on a PGlite dir, whatever the run's database. */
+const runOnPglite = (...args: string[]) => spawnCli('', args);
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -23,7 +27,7 @@ describe('carebase CLI', () => {
     expect(out).toEqual({ projectId: expect.any(Number), apiKey: 'cb_key_cli_0123456789abcdef' });
     const user = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'coordinator', '--project', String(out.projectId));
     expect(user.status, user.stderr).toBe(0);
-    const bad = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'owner', '--project', '1');
+    const bad = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'owner', '--project', String(out.projectId));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--role');
     expect(run('frobnicate').stderr).toContain('Unknown command');
@@ -33,13 +37,13 @@ describe('carebase CLI', () => {
     const holder = spawn('sleep', ['30']);
     try {
       fs.writeFileSync(path.join(dir, 'carebase.lock'), String(holder.pid));
-      const res = run('migrate');
+      const res = runOnPglite('migrate');
       expect(res.status).toBe(1);
       expect(res.stderr).toContain(`is held by process ${holder.pid}`);
     } finally {
       holder.kill();
     }
     await new Promise((r) => holder.once('exit', r));
-    expect(run('migrate').status).toBe(0);
+    expect(runOnPglite('migrate').status).toBe(0);
   }, 120_000);
 });
