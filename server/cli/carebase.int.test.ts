@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { apiClient } from '@/server/testing/api';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'carebase-cli-'));
 /** The CLI on the run's database: PostgreSQL when DATABASE_URL is set, else a PGlite dir of its own. */
@@ -20,18 +21,20 @@ const runOnPglite = (...args: string[]) => spawnCli('', args);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('carebase CLI', () => {
-  it('creates projects with an exact API key, and users', () => {
+  it('creates projects with an exact API key, and users', async () => {
     const project = run('project', 'create', '--name', 'CLI project', '--api-key', 'cb_key_cli_0123456789abcdef');
     expect(project.status, project.stderr).toBe(0);
     const out = JSON.parse(project.stdout.trim().split('\n').at(-1)!) as { projectId: number; apiKey: string };
     expect(out).toEqual({ projectId: expect.any(Number), apiKey: 'cb_key_cli_0123456789abcdef' });
+    // On PostgreSQL the CLI wrote to the database this test serves from: the key it made opens the API.
+    if (process.env.DATABASE_URL) expect((await apiClient(out.apiKey).call('GET', '/member')).status).toBe(200);
     const user = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'coordinator', '--project', String(out.projectId));
     expect(user.status, user.stderr).toBe(0);
     const bad = run('user', 'create', '--email', 'c@cli.test', '--password', 'password-1', '--role', 'owner', '--project', String(out.projectId));
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--role');
     expect(run('frobnicate').stderr).toContain('Unknown command');
-  }, 180_000); // four CLI processes, each starting tsx and PGlite: 73-94 s in CI runs on two busy cores
+  }, 180_000); // four CLI processes, each starting tsx and its database: 73-114 s on PGlite in CI runs on two busy cores
 
   it('refuses a PGlite dir that a running process holds', async () => {
     const holder = spawn('sleep', ['30']);
