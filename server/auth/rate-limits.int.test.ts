@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDbHandle } from '@/db/client';
 import { resetEnvForTests } from '@/server/env';
 import { AppError } from '@/server/errors';
 import { apiClient, newProject } from '@/server/testing/api';
+import { until } from '@/server/testing/until';
 import { checkSignInAllowed, limitStore, recordSignInFailure, recordSignInSuccess, resetLimitsForTests, TokenLimiter } from './rate-limits';
 
 /** CONTRACT 1 limits, with small numbers: per token, per address for failed authentication, and sign-in. */
@@ -62,10 +63,10 @@ describe('rate limits (CONTRACT 1)', () => {
     // the instance that pushed it over refuses at once, the other after its next sync (the bound of the
     // design: one sync interval's requests per instance past the limit). Waiting for the sync, not for a
     // fixed time: under load the store's answer can take longer than an interval (CI once, on PostgreSQL).
-    await vi.waitFor(() => expect(a.isRefusing('key:1') || b.isRefusing('key:1')).toBe(true), { timeout: 10_000, interval: 50 });
+    await until('one instance to hear the shared count', () => a.isRefusing('key:1') || b.isRefusing('key:1'), 10_000);
     const [first, second] = await Promise.allSettled([a.consume('key:1'), b.consume('key:1')]);
     expect([first.status, second.status].filter((s) => s === 'rejected').length).toBeGreaterThanOrEqual(1);
-    await vi.waitFor(() => expect(a.isRefusing('key:1') && b.isRefusing('key:1')).toBe(true), { timeout: 10_000, interval: 50 });
+    await until('both instances to hear the shared count', () => a.isRefusing('key:1') && b.isRefusing('key:1'), 10_000);
     await expect(a.consume('key:1')).rejects.toMatchObject({ code: 'rate_limited' });
     await expect(b.consume('key:1')).rejects.toBeInstanceOf(AppError);
     // On PostgreSQL the store is the shared `rate_limit` table; on PGlite (one process) memory.
