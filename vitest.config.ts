@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { ALONE_FILES, OWN_DATABASE_FILES, ownDatabaseUrl } from './server/testing/own-databases';
 
 const shared = {
   // next-auth imports `next/server` without an extension; let Vite resolve it.
@@ -18,11 +19,8 @@ const shared = {
   },
 };
 
-// Executors claim every due delivery in the database they see; on a shared PostgreSQL they would take
-// other files' deliveries. So each file that runs one goes after everything else, one at a time: the
-// delivery executor (in process, then on its thread), the transition scheduler, and last the chaos test, which also measures how long
-// requests wait (two cores: another file's CPU would be its latency).
-const EXECUTOR_FILES = ['server/executor/executor.int.test.ts', 'server/executor/thread.int.test.ts', 'server/executor/scheduler.int.test.ts', 'server/executor/chaos.int.test.ts'];
+const TEST_DIRS = ['server', 'db', 'app', 'inngest', 'scripts'];
+const PG_URL = process.env.DATABASE_URL;
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
@@ -36,12 +34,36 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'main',
-          include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'app/**/*.test.ts', 'inngest/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: EXECUTOR_FILES,
+          include: TEST_DIRS.map((dir) => `${dir}/**/*.int.test.ts`),
+          exclude: [...OWN_DATABASE_FILES, ...ALONE_FILES],
           sequence: { groupOrder: 0 },
         },
       },
-      ...EXECUTOR_FILES.map((file, i) => ({
+      // The tests that need no database (not *.int.test.ts) skip the setup that opens and migrates one:
+      // it was most of their time (2-3 s a file of a 0.1-0.5 s test, on an idle machine).
+      {
+        extends: true,
+        test: {
+          ...shared,
+          setupFiles: [],
+          name: 'unit',
+          include: TEST_DIRS.map((dir) => `${dir}/**/*.test.ts`),
+          exclude: TEST_DIRS.map((dir) => `${dir}/**/*.int.test.ts`),
+          sequence: { groupOrder: 0 },
+        },
+      },
+      // On PostgreSQL each of these files runs on a database of its own (server/testing/own-databases.ts).
+      ...OWN_DATABASE_FILES.map((file) => ({
+        extends: true as const,
+        test: {
+          ...shared,
+          env: { ...shared.env, ...(PG_URL ? { DATABASE_URL: ownDatabaseUrl(PG_URL, file) } : {}) },
+          name: file.split('/').at(-1)!.replace('.int.test.ts', ''),
+          include: [file],
+          sequence: { groupOrder: 0 },
+        },
+      })),
+      ...ALONE_FILES.map((file, i) => ({
         extends: true as const,
         test: { ...shared, name: file.split('/').at(-1)!.replace('.int.test.ts', ''), include: [file], sequence: { groupOrder: i + 1 } },
       })),

@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { ensureBuild } from '@/scripts/ensure-build';
+import { OWN_DATABASE_FILES, ownDatabaseUrl } from './own-databases';
 
 /**
  * On PostgreSQL, start each run from an empty schema so migrations are tested from scratch; refuses any
  * database whose name does not end in "test". On PGlite (in memory, one per test file) the migrations run
  * here once, into the template every test file's database starts from.
  */
-export default async function setup(): Promise<void | (() => void)> {
+export default async function setup(): Promise<void | (() => void | Promise<void>)> {
   // The HTTP tests serve the production build in process; build it when the sources changed.
   ensureBuild();
   const url = process.env.DATABASE_URL;
@@ -32,4 +33,22 @@ export default async function setup(): Promise<void | (() => void)> {
   const { migrateDb, closeDb } = await import('@/db/client');
   await migrateDb();
   await closeDb();
+  // The executor files' own databases: copies of the migrated one, made once nothing is connected to it.
+  const owned = OWN_DATABASE_FILES.map((file) => new URL(ownDatabaseUrl(url, file)).pathname.slice(1));
+  // From the maintenance database: a session on the template would stop the copy.
+  const maintenance = Object.assign(new URL(url), { pathname: '/postgres' }).toString();
+  const server = postgres(maintenance, { max: 1, onnotice: () => {} });
+  try {
+    for (const db of owned) {
+      await server.unsafe(`drop database if exists "${db}" with (force)`);
+      await server.unsafe(`create database "${db}" template "${name}"`);
+    }
+  } finally {
+    await server.end();
+  }
+  return async () => {
+    const done = postgres(maintenance, { max: 1, onnotice: () => {} });
+    for (const db of owned) await done.unsafe(`drop database if exists "${db}" with (force)`);
+    await done.end();
+  };
 }
