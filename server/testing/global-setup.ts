@@ -7,7 +7,8 @@ import { OWN_DATABASE_FILES, ownDatabaseUrl } from './own-databases';
 
 /**
  * On PostgreSQL, start each run from an empty schema so migrations are tested from scratch; refuses any
- * database whose name does not end in "test". On PGlite (in memory, one per test file) the migrations run
+ * database whose name does not end in "test", and copies it once migrated for the files that run an executor
+ * (server/testing/own-databases.ts). On PGlite (in memory, one per test file) the migrations run
  * here once, into the template every test file's database starts from.
  */
 export default async function setup(): Promise<void | (() => void | Promise<void>)> {

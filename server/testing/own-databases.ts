@@ -16,4 +16,4 @@ export function ownDatabaseUrl(url: string, file: string): string {
   return u.toString();
 }
 
-export const ownDatabaseSuffix = (file: string) => file.split('/').at(-1)!.replace('.int.test.ts', '').replace(/\W/g, '_');
+const ownDatabaseSuffix = (file: string) => file.split('/').at(-1)!.replace('.int.test.ts', '').replace(/\W/g, '_');
