@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { ALONE_FILES, OWN_DATABASE_FILES, ownDatabaseUrl } from './server/testing/own-databases';
+import { OWN_DATABASE_FILES, ownDatabaseUrl, testFileName } from './server/testing/own-databases';
 
 const shared = {
   // next-auth imports `next/server` without an extension; let Vite resolve it.
@@ -21,6 +21,8 @@ const shared = {
 
 const TEST_DIRS = ['server', 'db', 'app', 'inngest', 'scripts'];
 const PG_URL = process.env.DATABASE_URL;
+// The chaos test terminates backends and times requests (two cores: another file's CPU would be its latency): last, alone.
+const ALONE_FILES = ['server/executor/chaos.int.test.ts'];
 
 export default defineConfig({
   resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
@@ -58,14 +60,14 @@ export default defineConfig({
         test: {
           ...shared,
           env: { ...shared.env, ...(PG_URL ? { DATABASE_URL: ownDatabaseUrl(PG_URL, file) } : {}) },
-          name: file.split('/').at(-1)!.replace('.int.test.ts', ''),
+          name: testFileName(file),
           include: [file],
           sequence: { groupOrder: 0 },
         },
       })),
       ...ALONE_FILES.map((file, i) => ({
         extends: true as const,
-        test: { ...shared, name: file.split('/').at(-1)!.replace('.int.test.ts', ''), include: [file], sequence: { groupOrder: i + 1 } },
+        test: { ...shared, name: testFileName(file), include: [file], sequence: { groupOrder: i + 1 } },
       })),
     ],
   },

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { ensureBuild } from '@/scripts/ensure-build';
-import { OWN_DATABASE_FILES, ownDatabaseUrl } from './own-databases';
+import { OWN_DATABASE_FILES, ownDatabaseName } from './own-databases';
 
 /**
  * On PostgreSQL, start each run from an empty schema so migrations are tested from scratch; refuses any
@@ -34,22 +34,23 @@ export default async function setup(): Promise<void | (() => void | Promise<void
   const { migrateDb, closeDb } = await import('@/db/client');
   await migrateDb();
   await closeDb();
-  // The executor files' own databases: copies of the migrated one, made once nothing is connected to it.
-  const owned = OWN_DATABASE_FILES.map((file) => new URL(ownDatabaseUrl(url, file)).pathname.slice(1));
-  // From the maintenance database: a session on the template would stop the copy.
-  const maintenance = Object.assign(new URL(url), { pathname: '/postgres' }).toString();
-  const server = postgres(maintenance, { max: 1, onnotice: () => {} });
-  try {
-    for (const db of owned) {
-      await server.unsafe(`drop database if exists "${db}" with (force)`);
-      await server.unsafe(`create database "${db}" template "${name}"`);
+  // The executor files' own databases: copies of the migrated one, made once nothing is connected to it,
+  // from the maintenance database (a session on the template would stop the copy).
+  const owned = OWN_DATABASE_FILES.map((file) => ownDatabaseName(name, file));
+  const onServer = async (work: (server: postgres.Sql) => Promise<void>) => {
+    const server = postgres(Object.assign(new URL(url), { pathname: '/postgres' }).toString(), { max: 1, onnotice: () => {} });
+    try {
+      await work(server);
+    } finally {
+      await server.end();
     }
-  } finally {
-    await server.end();
-  }
-  return async () => {
-    const done = postgres(maintenance, { max: 1, onnotice: () => {} });
-    for (const db of owned) await done.unsafe(`drop database if exists "${db}" with (force)`);
-    await done.end();
   };
+  const dropOwned = async (server: postgres.Sql) => {
+    for (const db of owned) await server.unsafe(`drop database if exists "${db}" with (force)`);
+  };
+  await onServer(async (server) => {
+    await dropOwned(server);
+    for (const db of owned) await server.unsafe(`create database "${db}" template "${name}"`);
+  });
+  return () => onServer(dropOwned);
 }

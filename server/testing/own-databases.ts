@@ -6,14 +6,15 @@
  */
 export const OWN_DATABASE_FILES = ['server/executor/executor.int.test.ts', 'server/executor/thread.int.test.ts', 'server/executor/scheduler.int.test.ts'];
 
-/** The chaos test terminates backends and times requests (two cores: another file's CPU would be its latency): last, alone. */
-export const ALONE_FILES = ['server/executor/chaos.int.test.ts'];
+/** A test file's name without folder and suffix: `scheduler` for server/executor/scheduler.int.test.ts. */
+export const testFileName = (file: string) => file.split('/').at(-1)!.replace(/(\.int)?\.test\.ts$/, '');
 
-/** `url` with the database of `file`'s own: `<database>_<file's base name>`, e.g. test_scheduler. */
+/** The database of `file`'s own: `<database>_<file name>`, e.g. test_scheduler. */
+export const ownDatabaseName = (database: string, file: string) => `${database}_${testFileName(file).replace(/\W/g, '_')}`;
+
+/** `url` pointing at the database of `file`'s own. */
 export function ownDatabaseUrl(url: string, file: string): string {
   const u = new URL(url);
-  u.pathname = `/${u.pathname.slice(1)}_${ownDatabaseSuffix(file)}`;
+  u.pathname = `/${ownDatabaseName(u.pathname.slice(1), file)}`;
   return u.toString();
 }
-
-const ownDatabaseSuffix = (file: string) => file.split('/').at(-1)!.replace('.int.test.ts', '').replace(/\W/g, '_');
