@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { ensureBuild } from '@/scripts/ensure-build';
-import { OWN_DATABASE_FILES, ownDatabaseName } from './own-databases';
+import { databaseOf, OWN_DATABASE_FILES, ownDatabaseName, withDatabase } from './own-databases';
 
 /**
  * On PostgreSQL, start each run from an empty schema so migrations are tested from scratch; refuses any
@@ -25,7 +25,7 @@ export default async function setup(): Promise<void | (() => void | Promise<void
     process.env.PGLITE_TEMPLATE = file;
     return () => fs.rmSync(file, { force: true });
   }
-  const name = new URL(url).pathname.slice(1);
+  const name = databaseOf(url);
   if (!name.endsWith('test')) throw new Error(`Refusing to reset database "${name}": tests need one named *test`);
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   await sql.unsafe('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
@@ -38,7 +38,7 @@ export default async function setup(): Promise<void | (() => void | Promise<void
   // from the maintenance database (a session on the template would stop the copy).
   const owned = OWN_DATABASE_FILES.map((file) => ownDatabaseName(name, file));
   const onServer = async (work: (server: postgres.Sql) => Promise<void>) => {
-    const server = postgres(Object.assign(new URL(url), { pathname: '/postgres' }).toString(), { max: 1, onnotice: () => {} });
+    const server = postgres(withDatabase(url, 'postgres'), { max: 1, onnotice: () => {} });
     try {
       await work(server);
     } finally {

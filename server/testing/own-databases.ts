@@ -12,9 +12,11 @@ export const testFileName = (file: string) => file.split('/').at(-1)!.replace(/(
 /** The database of `file`'s own: `<database>_<file name>`, e.g. test_scheduler. */
 export const ownDatabaseName = (database: string, file: string) => `${database}_${testFileName(file).replace(/\W/g, '_')}`;
 
+/** The database a PostgreSQL URL names. */
+export const databaseOf = (url: string) => new URL(url).pathname.slice(1);
+
+/** `url` pointing at another database on the same server. */
+export const withDatabase = (url: string, database: string) => Object.assign(new URL(url), { pathname: `/${database}` }).toString();
+
 /** `url` pointing at the database of `file`'s own. */
-export function ownDatabaseUrl(url: string, file: string): string {
-  const u = new URL(url);
-  u.pathname = `/${ownDatabaseName(u.pathname.slice(1), file)}`;
-  return u.toString();
-}
+export const ownDatabaseUrl = (url: string, file: string) => withDatabase(url, ownDatabaseName(databaseOf(url), file));
