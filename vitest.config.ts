@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
-import { OWN_DATABASE_FILES, ownDatabaseUrl, testFileName } from './server/testing/own-databases';
+import { OWN_DATABASE_FILES, ownDatabaseUrl, testFileName } from './server/testing/own-databases.ts';
 
 const shared = {
   // next-auth imports `next/server` without an extension; let Vite resolve it.
