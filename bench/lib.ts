@@ -323,6 +323,26 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
   return out;
 }
 
+/**
+ * The whole machine's CPU time so far (Linux /proc/stat, all cores), in seconds by kind, with the time it
+ * was read. Per-process readings (cpuByProcess) leave out what no process is charged for (interrupts, and
+ * the kernel's network work done outside a process, such as ksoftirqd's) and cannot show idle cores.
+ */
+export type MachineCpu = { at: number; user: number; system: number; irq: number; steal: number; idle: number };
+export function machineCpu(): MachineCpu {
+  const tick = 100; // USER_HZ
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as number[];
+  return { at: performance.now(), user: (user! + nice!) / tick, system: system! / tick, irq: (irq! + softirq!) / tick, steal: (steal ?? 0) / tick, idle: (idle! + iowait!) / tick };
+}
+
+/** Cores busy, on average, between two readings, by kind ("busy" being all but idle and stolen time). */
+export function machineCoresBusy(before: MachineCpu, after: MachineCpu): { busy: number; user: number; system: number; irq: number; steal: number; idle: number } {
+  const seconds = (after.at - before.at) / 1000;
+  const cores = (k: Exclude<keyof MachineCpu, 'at'>) => Math.round(((after[k] - before[k]) / seconds) * 100) / 100;
+  const [user, system, irq] = [cores('user'), cores('system'), cores('irq')];
+  return { busy: Math.round((user + system + irq) * 100) / 100, user, system, irq, steal: cores('steal'), idle: cores('idle') };
+}
+
 /** Every process in /proc with its command name, process group and the `stat` fields after the name. */
 function* processes(): Generator<{ pid: number; comm: string; group: number; fields: string[] }> {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

@@ -10,9 +10,11 @@
  * the server's event loop, with a member read's latency alone and during the drain.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { performance as perf, type EventLoopUtilization } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { BENCH_AUTH_SECRET, cpuByProcess, dispatchPost, ensureBuild, freshBenchDatabase, largestRssMb, openLoop, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { BENCH_AUTH_SECRET, cpuByProcess, dispatchPost, ensureBuild, freshBenchDatabase, largestRssMb, machineCoresBusy, machineCpu, openLoop, type MachineCpu, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -78,9 +80,12 @@ export async function benchWebhooks(): Promise<void> {
   const ceilings: { name: string; rate: number }[] = [];
   for (const [name, post] of [['request', viaRequest], ['dispatch', viaDispatch]] as const) {
     await postAll(2_000, post);
+    const [m0, p0, l0] = [machineCpu(), cpuByProcess({ client: process.pid, receiver: receiver.pid }), loopReading()];
     const c0 = performance.now();
     await postAll(deliveriesTotal, post);
     const rate = deliveriesTotal / ((performance.now() - c0) / 1000);
+    machineRow(`ceiling: undici ${name} posts`, m0, machineCpu(), p0, cpuByProcess({ client: process.pid, receiver: receiver.pid }));
+    loopRow(`ceiling: undici ${name} posts (the client)`, l0, deliveriesTotal);
     ceilings.push({ name, rate });
     rows.push({ run: `ceiling: undici ${name} posts`, deliveries: deliveriesTotal, 'deliveries/s': Math.round(rate), 'p50 ms': '-', 'p99 ms': '-' });
   }
@@ -100,8 +105,12 @@ export async function benchWebhooks(): Promise<void> {
   console.log(`backlog: ${OPERATIONS} operations committed in ${((Date.now() - b0) / 1000).toFixed(1)} s`);
   const d0 = Date.now();
   const cpuBefore = cpuByProcess({ executor: process.pid, receiver: receiver.pid });
+  const machineBefore = machineCpu();
+  const loopBefore = loopReading();
   startEmbeddedExecutor();
   const burst = await waitForAll(receiver, deliveriesTotal, 120_000);
+  loopRow('executor: drain (this process)', loopBefore, burst.length);
+  machineRow('executor: drain (this process)', machineBefore, machineCpu(), cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }));
   const burstSeconds = (Math.max(...burst.map((a) => a[1])) - d0) / 1000;
   // CPU a delivery by process, this drain's and each served one's (below): where a slower drain spends.
   const cpuPerDelivery: Record<string, string | number>[] = [{ executor: 'in this process', ...cpuSpent(cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }), burst.length) }];
@@ -234,6 +243,7 @@ export async function benchWebhooks(): Promise<void> {
       const alone = await openLoop(Array.from({ length: 5 * READS_PER_S }), READS_PER_S, read, READS_PER_S);
       const readCpuPerS = (cpuByProcess({ executor: app.pid }).executor! - readsFrom.cpu) / ((performance.now() - readsFrom.at) / 1000);
       const cpu0 = { ...cpuByProcess({ executor: app.pid, receiver: receiver.pid }), at: performance.now() };
+      const machine0 = machineCpu();
       lift();
       while ((await receiver.count()) === 0) await new Promise((r) => setTimeout(r, 10));
       // Reads through the drain: up to 10 s of them, stopped at its last arrival.
@@ -243,6 +253,8 @@ export async function benchWebhooks(): Promise<void> {
       drained = true;
       // From the letting go to the last arrival, less what the reads cost the server over that time.
       const cpu1 = cpuByProcess({ executor: app.pid, receiver: receiver.pid });
+      // The machine's view includes the reads and the bench process sending them (named: the app server's).
+      machineRow(`executor in the app server, ${where}: drain`, machine0, machineCpu(), cpu0, cpu1);
       cpu1.executor! -= readCpuPerS * ((performance.now() - cpu0.at) / 1000);
       const spent = cpuSpent(cpu0, cpu1, arrivals.length);
       cpuPerDelivery.push({ executor: `in the app server, ${where}`, ...spent });
@@ -279,12 +291,52 @@ export async function benchWebhooks(): Promise<void> {
     ...served.map(({ where, rate, rssIdle, rssAfter }) => ({ executor: where, 'deliveries/s': rate, 'RSS MB warmed up, idle': rssIdle, 'RSS MB after the drain': rssAfter })),
   ]);
   printTable("CPU a delivery during each drain, by process (the executor's: this process, or the app server less its reads' CPU)", cpuPerDelivery);
+  printTable('the machine during each run, cores of 2 (/proc/stat), beside the CPU of the named processes (/proc/<pid>/stat: the client or executor, the receiver, PostgreSQL)', machineRows);
+  printTable("this process's event loop: the ceiling's client, and the executor draining (busy: not waiting in epoll; on a CPU: the main thread's CPU time)", loopRows);
   printTable(`GET /member/{id} at ${READS_PER_S}/s in the app server, alone and during the drain`, [
     ...served.flatMap(({ where, alone, during }) => [
       { executor: where, reads: 'alone', n: alone.length, 'p50 ms': ms(alone, 50), 'p99 ms': ms(alone, 99), 'max ms': ms(alone, 100) },
       { executor: where, reads: 'during the drain', n: during.length, 'p50 ms': ms(during, 50), 'p99 ms': ms(during, 99), 'max ms': ms(during, 100) },
     ]),
   ]);
+}
+
+/**
+ * What the whole machine did over a run (cores busy by kind, idle, stolen), and how much of the busy time
+ * the named processes account for: a drain that leaves cores idle is held by something other than CPU.
+ */
+const machineRows: Record<string, string | number>[] = [];
+function machineRow(run: string, m0: MachineCpu, m1: MachineCpu, p0: Record<string, number>, p1: Record<string, number>): void {
+  const b = machineCoresBusy(m0, m1);
+  const seconds = (m1.at - m0.at) / 1000;
+  const named = Math.round((Object.keys(p1).reduce((sum, k) => sum + p1[k]! - (p0[k] ?? 0), 0) / seconds) * 100) / 100;
+  machineRows.push({ run, 'busy cores': b.busy, user: b.user, system: b.system, 'irq + softirq': b.irq, steal: b.steal, idle: b.idle, 'named processes': named, 'the rest': Math.round((b.busy - named) * 100) / 100 });
+}
+
+/**
+ * This process's event loop over a run: how much of the time it was busy, and how much of that its
+ * thread was on a CPU (the rest it waited for a core). A loop busy all the time bounds the run; one that
+ * is on a CPU for less than it is busy shares the cores with the processes it talks to.
+ */
+const loopRows: Record<string, string | number>[] = [];
+type LoopReading = { at: number; elu: EventLoopUtilization; cpu: number };
+function loopReading(): LoopReading {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { at: performance.now(), elu: perf.eventLoopUtilization(), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+}
+function loopRow(run: string, before: LoopReading, deliveries: number): void {
+  const after = loopReading();
+  const seconds = (after.at - before.at) / 1000;
+  const busy = perf.eventLoopUtilization(after.elu, before.elu).utilization;
+  const onCpu = (after.cpu - before.cpu) / seconds;
+  loopRows.push({
+    run,
+    'loop busy': busy.toFixed(2),
+    'main thread on a CPU': onCpu.toFixed(2),
+    'busy µs a delivery': Math.round((busy * seconds * 1e6) / deliveries),
+    'on-CPU µs a delivery': Math.round(((after.cpu - before.cpu) * 1e6) / deliveries),
+  });
 }
 
 /** CPU microseconds a delivery between two readings of cpuByProcess, by process. */
