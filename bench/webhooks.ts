@@ -319,11 +319,19 @@ function machineRow(run: string, m0: MachineCpu, m1: MachineCpu, p0: Record<stri
  * is on a CPU for less than it is busy shares the cores with the processes it talks to.
  */
 const loopRows: Record<string, string | number>[] = [];
-type LoopReading = { at: number; elu: EventLoopUtilization; cpu: number };
+type LoopReading = { at: number; elu: EventLoopUtilization; cpu: number; waits: number; preempted: number };
 function loopReading(): LoopReading {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { at: performance.now(), elu: perf.eventLoopUtilization(), cpu: (Number(fields[11]) + Number(fields[12])) / 100 };
+  const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
+  const switches = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return {
+    at: performance.now(),
+    elu: perf.eventLoopUtilization(),
+    cpu: (Number(fields[11]) + Number(fields[12])) / 100,
+    waits: switches('voluntary_ctxt_switches'),
+    preempted: switches('nonvoluntary_ctxt_switches'),
+  };
 }
 function loopRow(run: string, before: LoopReading, deliveries: number): void {
   const after = loopReading();
@@ -336,6 +344,9 @@ function loopRow(run: string, before: LoopReading, deliveries: number): void {
     'main thread on a CPU': onCpu.toFixed(2),
     'busy µs a delivery': Math.round((busy * seconds * 1e6) / deliveries),
     'on-CPU µs a delivery': Math.round(((after.cpu - before.cpu) * 1e6) / deliveries),
+    // Off the CPU by its own wait (epoll with nothing ready), or taken off it for another task.
+    'waits a second': Math.round((after.waits - before.waits) / seconds),
+    'preempted a second': Math.round((after.preempted - before.preempted) / seconds),
   });
 }
 
