@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getEnv } from '@/server/env';
 import { ResilientPglite } from './pglite-client';
+import { postgresTarget } from './postgres-url';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -141,7 +142,9 @@ async function migratePglite(db: Db): Promise<void> {
 async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Handle> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(url, {
+  const target = postgresTarget(url);
+  const client = postgres(target.url, {
+    ...(target.path ? { path: target.path } : {}),
     max,
     onnotice: () => {},
     idle_timeout: 60,
@@ -211,7 +214,8 @@ export async function migrateDb(): Promise<void> {
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const client = postgres(getEnv().DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const target = postgresTarget(getEnv().DATABASE_URL!);
+  const client = postgres(target.url, { ...(target.path ? { path: target.path } : {}), max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(727274)`;
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });

@@ -1,0 +1,16 @@
+/**
+ * Where postgres.js should connect for a `DATABASE_URL`. libpq's `host` query parameter is honoured as libpq
+ * honours it: a path names the directory of PostgreSQL's Unix socket
+ * (`postgres://carebase@localhost/carebase?host=/var/run/postgresql`, or `postgres:///carebase?host=...`),
+ * anything else the host to connect to. postgres.js itself would send `host` to the server as a setting,
+ * which refuses to start the session (FATAL 42704).
+ */
+export function postgresTarget(url: string): { url: string; path?: string } {
+  const parsed = new URL(url);
+  const host = parsed.searchParams.get('host');
+  if (host === null) return { url };
+  parsed.searchParams.delete('host');
+  if (host.startsWith('/')) return { url: parsed.toString(), path: `${host.replace(/\/+$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
+  parsed.hostname = host;
+  return { url: parsed.toString() };
+}
