@@ -144,7 +144,7 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const target = postgresTarget(url);
   const client = postgres(target.url, {
-    ...(target.path ? { path: target.path } : {}),
+    path: target.path, // undefined unless the URL names a Unix socket
     max,
     onnotice: () => {},
     idle_timeout: 60,
@@ -215,7 +215,7 @@ export async function migrateDb(): Promise<void> {
   const { default: postgres } = await import('postgres');
   const { drizzle } = await import('drizzle-orm/postgres-js');
   const target = postgresTarget(getEnv().DATABASE_URL!);
-  const client = postgres(target.url, { ...(target.path ? { path: target.path } : {}), max: 1, onnotice: () => {} });
+  const client = postgres(target.url, { path: target.path, max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(727274)`;
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });

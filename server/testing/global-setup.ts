@@ -59,5 +59,5 @@ export default async function setup(): Promise<void | (() => void | Promise<void
 /** One connection to `url`, a Unix socket too when the URL names one as libpq does (db/postgres-url.ts). */
 function connect(url: string): postgres.Sql {
   const target = postgresTarget(url);
-  return postgres(target.url, { ...(target.path ? { path: target.path } : {}), max: 1, onnotice: () => {} });
+  return postgres(target.url, { path: target.path, max: 1, onnotice: () => {} });
 }
