@@ -7,7 +7,9 @@
  * fairness: with two executors (this process and bench/executor-child.ts) and 10,000 deliveries queued
  * for one webhook, the commit-to-delivery latency of another webhook's deliveries. And as deployed: the
  * same burst drained by the production server's own executor (`next start`), on its own thread and on
- * the server's event loop, with a member read's latency alone and during the drain.
+ * the server's event loop, with a member read's latency alone and during the drain. Beside the rates: CPU a
+ * delivery by process, the whole machine's CPU over each run (idle cores show a run not bound by the CPU),
+ * and this process's event loop for the ceilings' client and the drain (busy, on a CPU, preempted).
  */
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
