@@ -17,6 +17,11 @@ export type LoadResult = {
   lastRps: number;
   /** Paced runs: each timed request, from when it was due to its answer (for bench/gc-windows). */
   spans?: Span[];
+  /**
+   * Saturation runs: the whole machine's busy and idle cores over the run, and the cores this process
+   * (autocannon, the load generator) used. Idle cores with the generator near one core: it is the limit.
+   */
+  machine?: { busy: number; idle: number; generator: number };
 };
 
 /** A request as the paced sender saw it, on this process's `performance.now()` clock. */
@@ -30,6 +35,7 @@ export async function load(
   if (opts.rate) return paced(name, { ...opts, rate: opts.rate });
   const perSecond = new Map<number, number>();
   const start = Date.now();
+  const [machine0, cpu0] = [machineCpu(), process.cpuUsage()];
   let finish!: (r: autocannon.Result) => void;
   let fail!: (e: unknown) => void;
   const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
@@ -49,6 +55,10 @@ export async function load(
     perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
   });
   const result = await done;
+  const machine1 = machineCpu();
+  const { busy, idle } = machineCoresBusy(machine0, machine1);
+  const cpu = process.cpuUsage(cpu0);
+  const generator = Math.round(((cpu.user + cpu.system) / 1e6 / ((machine1.at - machine0.at) / 1000)) * 100) / 100;
   const secs = [...perSecond.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
   const full = secs.slice(1, opts.seconds); // drop the partial first and last seconds
   const tenth = Math.max(1, Math.floor(full.length / 10));
@@ -62,6 +72,7 @@ export async function load(
     errors: result.errors + result.timeouts,
     firstRps: avg(full.slice(0, tenth)),
     lastRps: avg(full.slice(-tenth)),
+    machine: { busy, idle, generator },
   };
 }
 
@@ -286,6 +297,27 @@ export async function waitForAll(receiver: Receiver, count: number, timeoutMs: n
   // 100 ms cost this process, which runs the executor, a tenth of its CPU.
   while ((await receiver.count()) < count && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
   return receiver.report();
+}
+
+/**
+ * bench/records' ceiling server (bench/ceiling-child.ts) in a process of its own, not on the event loop of
+ * the bench's load generator. In the same process it served as much (3,333 against 3,345 req/s for the
+ * actor route), but the CPU of the two could not be told apart.
+ */
+export async function startCeilingProcess(databaseUrl: string, port: number, poolMax: number): Promise<{ pid: number | undefined; close: () => Promise<void> }> {
+  const child = fork('bench/ceiling-child.ts', [databaseUrl, String(port), String(poolMax)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the ceiling exited with ${code} before it listened`)));
+  });
+  return {
+    pid: child.pid,
+    close: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.send('stop');
+      await exited;
+    },
+  };
 }
 
 /** A ceiling's postgres.js pool, set up as the app's (db/client.ts: JIT off). */

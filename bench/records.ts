@@ -4,9 +4,8 @@
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
 import postgres from 'postgres';
-import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { benchServerMemoryNote, cpuByProcess, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, startCeilingProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { markCompactRow, watchMarkCompacts } from './gc-windows';
-import { startCeiling } from './records-ceiling';
 
 const DB_NAME = 'carebase_bench';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -65,7 +64,8 @@ export async function benchRecords(): Promise<void> {
   // --trace-gc: the half-load runs are split by the server's mark-compacts (bench/gc-windows).
   const app = startBenchApp(APP_PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL), CAREBASE_BENCH_ROUTES: '1' }, ['--trace-gc']);
   const collections = watchMarkCompacts(app);
-  const ceiling = await startCeiling(DATABASE_URL, CEILING_PORT, POOL);
+  const appPid = app.pid;
+  const ceiling = await startCeilingProcess(DATABASE_URL, CEILING_PORT, POOL);
   try {
     await waitForHttp(`http://127.0.0.1:${APP_PORT}/api/v1/openapi.json`);
     const rand = (n: number) => Math.floor(Math.random() * n);
@@ -73,8 +73,18 @@ export async function benchRecords(): Promise<void> {
     const actorPath = () => `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}`;
     const floorFixed = () => '/api/bench-floor/fixed';
     const floorRecords = () => `/api/bench-floor/records?type=${TYPES[rand(3)]}&actorId=${firstMember + rand(MEMBERS)}`;
-    const run = (name: string, port: number, path: () => string, seconds = SECONDS, rate?: number) =>
-      load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds, rate });
+    // The serving process's CPU beside the machine's: at saturation a server at one core is bound by its
+    // one event loop, whatever the machine has left.
+    const serverCores = new Map<LoadResult, { server: number; postgres: number }>();
+    const run = async (name: string, port: number, path: () => string, seconds = SECONDS, rate?: number) => {
+      const pid = port === APP_PORT ? appPid : ceiling.pid;
+      const [cpu0, t0] = [cpuByProcess({ server: pid }), performance.now()];
+      const result = await load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds, rate });
+      const [cpu1, s] = [cpuByProcess({ server: pid }), (performance.now() - t0) / 1000];
+      const cores = (k: string) => Math.round(((cpu1[k]! - cpu0[k]!) / s) * 100) / 100;
+      serverCores.set(result, { server: cores('server'), postgres: cores('postgres') });
+      return result;
+    };
     // Warm both servers (JIT, prepared statements, connection pools) before measuring.
     for (const port of [APP_PORT, CEILING_PORT]) for (const path of [fieldsPath, actorPath]) await run('warm', port, path, 10);
     const results: LoadResult[] = [];
@@ -105,6 +115,9 @@ export async function benchRecords(): Promise<void> {
         'last 10% req/s': Math.round(r.lastRps),
         'non-2xx': r.non2xx,
         errors: r.errors,
+        'server / PostgreSQL cores': `${serverCores.get(r)!.server} / ${serverCores.get(r)!.postgres}`,
+        'machine busy / idle': r.machine ? `${r.machine.busy} / ${r.machine.idle}` : '-',
+        'autocannon cores': r.machine?.generator ?? '-',
       })),
     );
     const ratio = (a: LoadResult, c: LoadResult) => `${(a.rps / c.rps).toFixed(2)} of ceiling`;
