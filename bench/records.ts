@@ -14,6 +14,7 @@ const CONNECTIONS = 20;
 const POOL = 20;
 const APP_PORT = 3201;
 const CEILING_PORT = 3202;
+const SECOND_APP_PORT = 3203;
 const API_KEY = 'cb_key_bench_records_0123456789abcdef';
 const MEMBERS = 1000;
 const RECORDS = 200_000;
@@ -138,8 +139,43 @@ export async function benchRecords(): Promise<void> {
       { part: 'ours: auth, validation, services, drizzle, DTOs, headers', ms: (ms(app) - ms(withSql)).toFixed(2) },
       { part: 'total (the app route)', ms: ms(app).toFixed(2) },
     ]);
+    await twoInstances(results[0]!, results[2]!, results[1]!, results[3]!, fieldsPath, actorPath);
   } finally {
     await stopProcess(app);
     await ceiling.close();
+  }
+}
+
+/**
+ * One server process serves on one core at most (its event loop; the machine's other core sat mostly idle
+ * at saturation), and several instances may share a database. What two serve together, one per core, 10
+ * connections each: the way to use a second core, set beside one instance and the one-process ceiling.
+ */
+async function twoInstances(fields: LoadResult, actor: LoadResult, fieldsCeiling: LoadResult, actorCeiling: LoadResult, fieldsPath: () => string, actorPath: () => string) {
+  const second = startBenchApp(SECOND_APP_PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL) });
+  try {
+    await waitForHttp(`http://127.0.0.1:${SECOND_APP_PORT}/api/v1/openapi.json`);
+    const both = (name: string, path: () => string, seconds: number) =>
+      Promise.all([APP_PORT, SECOND_APP_PORT].map((port) => load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS / 2, seconds })));
+    const rows: Record<string, string | number>[] = [];
+    for (const [label, path, one, ceiling] of [
+      ['GET /record?fields=', fieldsPath, fields, fieldsCeiling],
+      ['GET /record/<type>?actorId=', actorPath, actor, actorCeiling],
+    ] as const) {
+      await both('warm', path, 10);
+      const [a, b] = await both(label, path, SECONDS);
+      const rps = a!.rps + b!.rps;
+      rows.push({
+        route: label,
+        'req/s': Math.round(rps),
+        'p99 ms': Math.max(a!.p99, b!.p99),
+        'of one instance': (rps / one.rps).toFixed(2),
+        'of the ceiling': (rps / ceiling.rps).toFixed(2),
+        'machine busy / idle': `${a!.machine!.busy} / ${a!.machine!.idle}`,
+      });
+    }
+    printTable(`two app servers on one database, ${CONNECTIONS / 2} connections each, ${SECONDS} s`, rows);
+  } finally {
+    await stopProcess(second);
   }
 }
