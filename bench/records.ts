@@ -133,7 +133,7 @@ export async function benchRecords(): Promise<void> {
     // Where the actor route's time goes: Next's own floor, Next with the same SQL, and ours on top.
     const ms = (r: LoadResult) => 1000 / r.rps;
     const [fixed, withSql, app] = [results[4]!, results[5]!, results[2]!];
-    printTable('the actor route per request at saturation (ms of server time = 1000 / req/s, 2 cores)', [
+    printTable("the actor route per request at saturation (ms = 1000 / req/s: the server's one event loop is the limit)", [
       { part: 'Next: a route answering fixed JSON', ms: ms(fixed).toFixed(2) },
       { part: 'the same SQL through postgres.js, in a route', ms: (ms(withSql) - ms(fixed)).toFixed(2) },
       { part: 'ours: auth, validation, services, drizzle, DTOs, headers', ms: (ms(app) - ms(withSql)).toFixed(2) },
