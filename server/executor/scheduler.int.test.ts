@@ -107,7 +107,10 @@ describe('embedded scheduler', () => {
     const { api } = await newProject();
     const careplan = await careplanOf(api, 'stream');
     // One activity due at once every 30 ms for 1.5 s. Looking every 250 ms (as the scheduler did while
-    // busy until the twenty-first pass of decision 0014) the waits spread over 0-250 ms, p90 about 225.
+    // busy until the twenty-first pass of decision 0014) the waits spread over 0-250 ms, median about 125,
+    // p90 about 225. The median, not the p90: on a loaded CI machine (PGlite's WebAssembly on the test's
+    // own loop, the browser tests beside it) a few waits of 150-170 ms put the p90 at 152 once, with the
+    // median at 44.
     const created: { id: number; createdAt: string }[] = [];
     for (const end = Date.now() + 1_500; Date.now() < end; ) {
       const res = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Stream ${created.length}`, activateAt: new Date().toISOString() });
@@ -124,7 +127,7 @@ describe('embedded scheduler', () => {
     );
     waits.sort((a, b) => a - b);
     expect(waits.length).toBeGreaterThan(10);
-    expect(waits[Math.floor(waits.length * 0.9)], `waits ${waits.join(', ')} ms`).toBeLessThan(150);
+    expect(waits[Math.floor(waits.length / 2)], `waits ${waits.join(', ')} ms`).toBeLessThan(90);
   }, 20_000);
 });
 
