@@ -18,24 +18,37 @@ export type LoadResult = {
   /** Paced runs: each timed request, from when it was due to its answer (for bench/gc-windows). */
   spans?: Span[];
   /**
-   * Saturation runs: the whole machine's busy and idle cores over the run, and the cores this process
-   * (autocannon, the load generator) used. Idle cores with the generator near one core: it is the limit.
+   * In cores over the run: the whole machine's busy and idle time, this process's
+   * (autocannon, the load generator), the serving process's (`serverPid`) and PostgreSQL's. A server near
+   * one core while the machine has idle ones is bound by its one event loop.
    */
-  machine?: { busy: number; idle: number; generator: number };
+  machine?: { busy: number; idle: number; generator: number; server: number; postgres: number };
 };
 
 /** A request as the paced sender saw it, on this process's `performance.now()` clock. */
 export type Span = { due: number; done: number };
 
-/** Drives `path()` (a fresh path per request) with autocannon and buckets responses per second. */
-export async function load(
-  name: string,
-  opts: { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; headers?: () => Record<string, string> },
-): Promise<LoadResult> {
-  if (opts.rate) return paced(name, { ...opts, rate: opts.rate });
+type LoadOptions = { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; headers?: () => Record<string, string>; serverPid?: number };
+
+/**
+ * Drives `path()` (a fresh path per request): paced at `rate` (openLoop), or else with autocannon, its
+ * responses bucketed per second. Either way with the cores the run used (LoadResult.machine).
+ */
+export async function load(name: string, opts: LoadOptions): Promise<LoadResult> {
+  // This process by its own count: cpuByProcess would also count children in its process group.
+  const [machine0, own0, cpu0] = [machineCpu(), process.cpuUsage(), cpuByProcess({ server: opts.serverPid })];
+  const result = opts.rate ? await paced(name, { ...opts, rate: opts.rate }) : await saturate(name, opts);
+  const [machine1, own, cpu1] = [machineCpu(), process.cpuUsage(own0), cpuByProcess({ server: opts.serverPid })];
+  const { busy, idle } = machineCoresBusy(machine0, machine1);
+  const over = (machine1.at - machine0.at) / 1000;
+  const [server, postgres] = (['server', 'postgres'] as const).map((k) => cores(cpu1[k]! - cpu0[k]!, over));
+  return { ...result, machine: { busy, idle, generator: cores((own.user + own.system) / 1e6, over), server: server!, postgres: postgres! } };
+}
+
+/** autocannon at full speed on `opts.connections`. */
+async function saturate(name: string, opts: LoadOptions): Promise<LoadResult> {
   const perSecond = new Map<number, number>();
   const start = Date.now();
-  const [machine0, cpu0] = [machineCpu(), process.cpuUsage()];
   let finish!: (r: autocannon.Result) => void;
   let fail!: (e: unknown) => void;
   const done = new Promise<autocannon.Result>((resolve, reject) => ((finish = resolve), (fail = reject)));
@@ -55,10 +68,6 @@ export async function load(
     perSecond.set(s, (perSecond.get(s) ?? 0) + 1);
   });
   const result = await done;
-  const machine1 = machineCpu();
-  const { busy, idle } = machineCoresBusy(machine0, machine1);
-  const cpu = process.cpuUsage(cpu0);
-  const generator = Math.round(((cpu.user + cpu.system) / 1e6 / ((machine1.at - machine0.at) / 1000)) * 100) / 100;
   const secs = [...perSecond.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
   const full = secs.slice(1, opts.seconds); // drop the partial first and last seconds
   const tenth = Math.max(1, Math.floor(full.length / 10));
@@ -72,7 +81,6 @@ export async function load(
     errors: result.errors + result.timeouts,
     firstRps: avg(full.slice(0, tenth)),
     lastRps: avg(full.slice(-tenth)),
-    machine: { busy, idle, generator },
   };
 }
 
@@ -270,10 +278,22 @@ export async function runAll<T>(items: T[], fn: (item: T) => Promise<number>, cl
 
 export type Receiver = { pid: number | undefined; count: () => Promise<number>; report: () => Promise<[string, number][]>; reset: () => void; stop: () => void };
 
+/**
+ * A bench helper in a process of its own (TypeScript through tsx), once it has said it is ready: its first
+ * message. Rejects if it exits first.
+ */
+export async function forkReady(module: string, args: string[] = []): Promise<ChildProcess> {
+  const child = fork(module, args, { execArgv: module.endsWith('.ts') ? ['--import', 'tsx'] : [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`${module} exited with ${code} before it was ready`)));
+  });
+  return child;
+}
+
 /** bench/webhook-receiver.mjs in its own process on `port`: answers 200 and notes when each delivery arrived. */
 export async function startReceiverProcess(port: number): Promise<Receiver> {
-  const child = fork('bench/webhook-receiver.mjs', [String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  const child = await forkReady('bench/webhook-receiver.mjs', [String(port)]);
   return {
     pid: child.pid,
     count: () =>
@@ -305,11 +325,7 @@ export async function waitForAll(receiver: Receiver, count: number, timeoutMs: n
  * actor route), but the CPU of the two could not be told apart.
  */
 export async function startCeilingProcess(databaseUrl: string, port: number, poolMax: number): Promise<{ pid: number | undefined; close: () => Promise<void> }> {
-  const child = fork('bench/ceiling-child.ts', [databaseUrl, String(port), String(poolMax)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the ceiling exited with ${code} before it listened`)));
-  });
+  const child = await forkReady('bench/ceiling-child.ts', [databaseUrl, String(port), String(poolMax)]);
   return {
     pid: child.pid,
     close: async () => {
@@ -345,10 +361,8 @@ export function listenCeiling(server: Server, port: number, sql: postgres.Sql): 
  * PostgreSQL processes together. Two readings' difference over a pass's requests is its CPU per request.
  */
 export function cpuByProcess(groups: Record<string, number | undefined>): Record<string, number> {
-  const tick = 100; // USER_HZ
   const out: Record<string, number> = Object.fromEntries([...Object.keys(groups), 'postgres'].map((k) => [k, 0]));
-  for (const { pid, comm, group, fields } of processes()) {
-    const seconds = (Number(fields[11]) + Number(fields[12])) / tick;
+  for (const { pid, comm, group, seconds } of processes()) {
     for (const [name, leader] of Object.entries(groups)) if (leader !== undefined && (group === leader || pid === leader)) out[name]! += seconds;
     if (comm === 'postgres') out.postgres! += seconds;
   }
@@ -370,13 +384,28 @@ export function machineCpu(): MachineCpu {
 /** Cores busy, on average, between two readings, by kind ("busy" being all but idle and stolen time). */
 export function machineCoresBusy(before: MachineCpu, after: MachineCpu): { busy: number; user: number; system: number; irq: number; steal: number; idle: number } {
   const seconds = (after.at - before.at) / 1000;
-  const cores = (k: Exclude<keyof MachineCpu, 'at'>) => Math.round(((after[k] - before[k]) / seconds) * 100) / 100;
-  const [user, system, irq] = [cores('user'), cores('system'), cores('irq')];
-  return { busy: Math.round((user + system + irq) * 100) / 100, user, system, irq, steal: cores('steal'), idle: cores('idle') };
+  const of = (k: Exclude<keyof MachineCpu, 'at'>) => cores(after[k] - before[k], seconds);
+  const [user, system, irq] = [of('user'), of('system'), of('irq')];
+  return { busy: cores(user + system + irq, 1), user, system, irq, steal: of('steal'), idle: of('idle') };
 }
 
-/** Every process in /proc with its command name, process group and the `stat` fields after the name. */
-function* processes(): Generator<{ pid: number; comm: string; group: number; fields: string[] }> {
+/** `cpuSeconds` used over `seconds` as cores busy on average, to two places. */
+export function cores(cpuSeconds: number, seconds: number): number {
+  return Math.round((cpuSeconds / seconds) * 100) / 100;
+}
+
+/**
+ * A `/proc/.../stat` line: the command name, the fields after it, and the CPU seconds (user + system) the
+ * process, or the thread of a `/proc/<pid>/task/<tid>/stat`, has used.
+ */
+export function parseStat(stat: string): { comm: string; fields: string[]; seconds: number } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const tick = 100; // USER_HZ
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields, seconds: (Number(fields[11]) + Number(fields[12])) / tick };
+}
+
+/** Every process in /proc with its command name, process group and CPU seconds. */
+function* processes(): Generator<{ pid: number; comm: string; group: number; seconds: number }> {
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     let stat: string;
     try {
@@ -384,8 +413,8 @@ function* processes(): Generator<{ pid: number; comm: string; group: number; fie
     } catch {
       continue; // ended since the listing
     }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    yield { pid: Number(pid), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), group: Number(fields[2]), fields };
+    const { comm, fields, seconds } = parseStat(stat);
+    yield { pid: Number(pid), comm, group: Number(fields[2]), seconds };
   }
 }
 

@@ -4,7 +4,7 @@
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
 import postgres from 'postgres';
-import { benchServerMemoryNote, cpuByProcess, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, startCeilingProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, startCeilingProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
 import { markCompactRow, watchMarkCompacts } from './gc-windows';
 
 const DB_NAME = 'carebase_bench';
@@ -74,18 +74,10 @@ export async function benchRecords(): Promise<void> {
     const actorPath = () => `/api/v1/record/${TYPES[rand(3)]}?actorId=${firstMember + rand(MEMBERS)}`;
     const floorFixed = () => '/api/bench-floor/fixed';
     const floorRecords = () => `/api/bench-floor/records?type=${TYPES[rand(3)]}&actorId=${firstMember + rand(MEMBERS)}`;
-    // The serving process's CPU beside the machine's: at saturation a server at one core is bound by its
+    // At saturation the serving process's cores beside the machine's: a server at one core is bound by its
     // one event loop, whatever the machine has left.
-    const serverCores = new Map<LoadResult, { server: number; postgres: number }>();
-    const run = async (name: string, port: number, path: () => string, seconds = SECONDS, rate?: number) => {
-      const pid = port === APP_PORT ? appPid : ceiling.pid;
-      const [cpu0, t0] = [cpuByProcess({ server: pid }), performance.now()];
-      const result = await load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds, rate });
-      const [cpu1, s] = [cpuByProcess({ server: pid }), (performance.now() - t0) / 1000];
-      const cores = (k: string) => Math.round(((cpu1[k]! - cpu0[k]!) / s) * 100) / 100;
-      serverCores.set(result, { server: cores('server'), postgres: cores('postgres') });
-      return result;
-    };
+    const run = (name: string, port: number, path: () => string, seconds = SECONDS, rate?: number) =>
+      load(name, { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds, rate, serverPid: port === APP_PORT ? appPid : ceiling.pid });
     // Warm both servers (JIT, prepared statements, connection pools) before measuring.
     for (const port of [APP_PORT, CEILING_PORT]) for (const path of [fieldsPath, actorPath]) await run('warm', port, path, 10);
     const results: LoadResult[] = [];
@@ -116,9 +108,9 @@ export async function benchRecords(): Promise<void> {
         'last 10% req/s': Math.round(r.lastRps),
         'non-2xx': r.non2xx,
         errors: r.errors,
-        'server / PostgreSQL cores': `${serverCores.get(r)!.server} / ${serverCores.get(r)!.postgres}`,
+        'server / PostgreSQL cores': r.machine ? `${r.machine.server} / ${r.machine.postgres}` : '-',
         'machine busy / idle': r.machine ? `${r.machine.busy} / ${r.machine.idle}` : '-',
-        'autocannon cores': r.machine?.generator ?? '-',
+        'load generator cores': r.machine?.generator ?? '-',
       })),
     );
     const ratio = (a: LoadResult, c: LoadResult) => `${(a.rps / c.rps).toFixed(2)} of ceiling`;

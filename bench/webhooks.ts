@@ -11,12 +11,11 @@
  * delivery by process, the whole machine's CPU over each run (idle cores show a run not bound by the CPU),
  * and this process's event loop for the ceilings' client and the drain (busy, on a CPU, preempted).
  */
-import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance as perf, type EventLoopUtilization } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { BENCH_AUTH_SECRET, cpuByProcess, dispatchPost, ensureBuild, freshBenchDatabase, largestRssMb, machineCoresBusy, machineCpu, openLoop, type MachineCpu, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { BENCH_AUTH_SECRET, cores, cpuByProcess, dispatchPost, forkReady, ensureBuild, freshBenchDatabase, largestRssMb, machineCoresBusy, machineCpu, openLoop, parseStat, type MachineCpu, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -161,8 +160,7 @@ export async function benchWebhooks(): Promise<void> {
   const BACKLOG = 10_000;
   await sql`insert into webhook_delivery (project_id, webhook_id, event, payload, status, next_attempt_at)
     select ${projectId}, ${busy.id}, 'member_delete', ${body}, 'pending', now() from generate_series(1, ${BACKLOG})`;
-  const child = fork('bench/executor-child.ts', [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  await new Promise<void>((resolve) => child.once('message', () => resolve()));
+  const child = await forkReady('bench/executor-child.ts');
   const f0 = Date.now();
   startEmbeddedExecutor();
   const member = await createMember(ctx, { name: 'fairness' });
@@ -311,8 +309,8 @@ const machineRows: Record<string, string | number>[] = [];
 function machineRow(run: string, m0: MachineCpu, m1: MachineCpu, p0: Record<string, number>, p1: Record<string, number>): void {
   const b = machineCoresBusy(m0, m1);
   const seconds = (m1.at - m0.at) / 1000;
-  const named = Math.round((Object.keys(p1).reduce((sum, k) => sum + p1[k]! - (p0[k] ?? 0), 0) / seconds) * 100) / 100;
-  machineRows.push({ run, 'busy cores': b.busy, user: b.user, system: b.system, 'irq + softirq': b.irq, steal: b.steal, idle: b.idle, 'named processes': named, 'the rest': Math.round((b.busy - named) * 100) / 100 });
+  const named = cores(Object.keys(p1).reduce((sum, k) => sum + p1[k]! - (p0[k] ?? 0), 0), seconds);
+  machineRows.push({ run, 'busy cores': b.busy, user: b.user, system: b.system, 'irq + softirq': b.irq, steal: b.steal, idle: b.idle, 'named processes': named, 'the rest': cores(b.busy - named, 1) });
 }
 
 /**
@@ -323,14 +321,12 @@ function machineRow(run: string, m0: MachineCpu, m1: MachineCpu, p0: Record<stri
 const loopRows: Record<string, string | number>[] = [];
 type LoopReading = { at: number; elu: EventLoopUtilization; cpu: number; waits: number; preempted: number };
 function loopReading(): LoopReading {
-  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
   const switches = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
   return {
     at: performance.now(),
     elu: perf.eventLoopUtilization(),
-    cpu: (Number(fields[11]) + Number(fields[12])) / 100,
+    cpu: parseStat(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')).seconds,
     waits: switches('voluntary_ctxt_switches'),
     preempted: switches('nonvoluntary_ctxt_switches'),
   };
