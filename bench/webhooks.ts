@@ -8,10 +8,13 @@
  * for one webhook, the commit-to-delivery latency of another webhook's deliveries. And as deployed: the
  * same burst drained by the production server's own executor (`next start`), on its own thread and on
  * the server's event loop, with a member read's latency alone and during the drain. Beside the rates: CPU a
- * delivery by process, the whole machine's CPU over each run (idle cores show a run not bound by the CPU),
+ * post or delivery by process, for the ceilings and the drains, with the rate that CPU allows with every
+ * core busy (a run cannot pass it however its processes are scheduled), the whole machine's CPU over each
+ * run (idle cores show a run not bound by the CPU),
  * and this process's event loop for the ceilings' client and the drain (busy, on a CPU, preempted).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { performance as perf, type EventLoopUtilization } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
@@ -27,6 +30,7 @@ const STEADY_OPS_PER_S = 200;
 const CONCURRENCY = Number(process.env.BENCH_EXECUTOR_CONCURRENCY ?? 64);
 const API_KEY = 'cb_key_bench_webhooks_0123456789abcdef';
 const READS_PER_S = 100;
+const MACHINE_CORES = availableParallelism();
 
 export async function benchWebhooks(): Promise<void> {
   process.env.EXECUTOR_CONCURRENCY = String(CONCURRENCY);
@@ -79,13 +83,18 @@ export async function benchWebhooks(): Promise<void> {
     );
   };
   const ceilings: { name: string; rate: number }[] = [];
+  // CPU a post or delivery by process, for the ceilings, this drain and each served one (below): what
+  // the run's rate could be with both cores busy, the bound no scheduling of these processes can pass.
+  const cpuPerDelivery: Record<string, string | number>[] = [];
   for (const [name, post] of [['request', viaRequest], ['dispatch', viaDispatch]] as const) {
     await postAll(2_000, post);
     const [m0, p0, l0] = [machineCpu(), cpuByProcess({ client: process.pid, receiver: receiver.pid }), loopReading()];
     const c0 = performance.now();
     await postAll(deliveriesTotal, post);
     const rate = deliveriesTotal / ((performance.now() - c0) / 1000);
-    machineRow(`ceiling: undici ${name} posts`, m0, machineCpu(), p0, cpuByProcess({ client: process.pid, receiver: receiver.pid }));
+    const p1 = cpuByProcess({ client: process.pid, receiver: receiver.pid });
+    machineRow(`ceiling: undici ${name} posts`, m0, machineCpu(), p0, p1);
+    cpuPerDelivery.push({ run: `ceiling: undici ${name} posts`, ...cpuSpent({ ...p0, executor: p0.client! }, { ...p1, executor: p1.client! }, deliveriesTotal) });
     loopRow(`ceiling: undici ${name} posts (the client)`, l0, deliveriesTotal);
     ceilings.push({ name, rate });
     rows.push({ run: `ceiling: undici ${name} posts`, deliveries: deliveriesTotal, 'deliveries/s': Math.round(rate), 'p50 ms': '-', 'p99 ms': '-' });
@@ -113,8 +122,7 @@ export async function benchWebhooks(): Promise<void> {
   loopRow('executor: drain (this process)', loopBefore, burst.length);
   machineRow('executor: drain (this process)', machineBefore, machineCpu(), cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }));
   const burstSeconds = (Math.max(...burst.map((a) => a[1])) - d0) / 1000;
-  // CPU a delivery by process, this drain's and each served one's (below): where a slower drain spends.
-  const cpuPerDelivery: Record<string, string | number>[] = [{ executor: 'in this process', ...cpuSpent(cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }), burst.length) }];
+  cpuPerDelivery.push({ run: 'executor: drain (this process)', ...cpuSpent(cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }), burst.length) });
   const burstRate = Math.round(burst.length / burstSeconds);
   rows.push({
     run: `executor: drain ${deliveriesTotal} deliveries`,
@@ -257,7 +265,7 @@ export async function benchWebhooks(): Promise<void> {
       machineRow(`executor in the app server, ${where}: drain`, machine0, machineCpu(), cpu0, cpu1);
       cpu1.executor! -= readCpuPerS * ((performance.now() - cpu0.at) / 1000);
       const spent = cpuSpent(cpu0, cpu1, arrivals.length);
-      cpuPerDelivery.push({ executor: `in the app server, ${where}`, ...spent });
+      cpuPerDelivery.push({ run: `executor in the app server, ${where}: drain`, ...spent });
       const times = arrivals.map((a) => a[1]);
       // Arrival times are the receiver's Date.now(); the reads' are this process's performance.now().
       const lastArrival = Math.max(...times) - Date.now() + performance.now();
@@ -290,8 +298,15 @@ export async function benchWebhooks(): Promise<void> {
   printTable('the app server, by where its executor runs', [
     ...served.map(({ where, rate, rssIdle, rssAfter }) => ({ executor: where, 'deliveries/s': rate, 'RSS MB warmed up, idle': rssIdle, 'RSS MB after the drain': rssAfter })),
   ]);
-  printTable("CPU a delivery during each drain, by process (the executor's: this process, or the app server less its reads' CPU)", cpuPerDelivery);
-  printTable('the machine during each run, cores of 2 (/proc/stat), beside the CPU of the named processes (/proc/<pid>/stat: the client or executor, the receiver, PostgreSQL)', machineRows);
+  const requestCeiling = ceilings.find((c) => c.name === 'request')!.rate;
+  printTable(
+    `CPU a post or delivery, by process (the client's or the executor's: this process, or the app server less its reads' CPU), and the rate that CPU allows with all ${MACHINE_CORES} cores busy`,
+    cpuPerDelivery.map((row) => {
+      const bound = (MACHINE_CORES * 1e6) / Number(row['total µs']);
+      return { ...row, [`/s with ${MACHINE_CORES} cores busy`]: Math.round(bound), 'that, of the `request` ceiling': `${Math.round((bound / requestCeiling) * 100)} %` };
+    }),
+  );
+  printTable(`the machine during each run, cores of ${MACHINE_CORES} (/proc/stat), beside the CPU of the named processes (/proc/<pid>/stat: the client or executor, the receiver, PostgreSQL)`, machineRows);
   printTable("this process's event loop: the ceiling's client, and the executor draining (busy: not waiting in epoll; on a CPU: the main thread's CPU time)", loopRows);
   printTable(`GET /member/{id} at ${READS_PER_S}/s in the app server, alone and during the drain`, [
     ...served.flatMap(({ where, alone, during }) => [
@@ -351,5 +366,5 @@ function loopRow(run: string, before: LoopReading, deliveries: number): void {
 /** CPU microseconds a delivery between two readings of cpuByProcess, by process. */
 function cpuSpent(before: Record<string, number>, after: Record<string, number>, deliveries: number): Record<string, number> {
   const us = (name: string) => Math.round(((after[name]! - before[name]!) / deliveries) * 1e6);
-  return { 'executor µs': us('executor'), 'PostgreSQL µs': us('postgres'), 'receiver µs': us('receiver'), 'total µs': us('executor') + us('postgres') + us('receiver') };
+  return { 'client or executor µs': us('executor'), 'PostgreSQL µs': us('postgres'), 'receiver µs': us('receiver'), 'total µs': us('executor') + us('postgres') + us('receiver') };
 }
