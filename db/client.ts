@@ -5,7 +5,6 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getEnv } from '@/server/env';
 import { ResilientPglite } from './pglite-client';
-import { postgresTarget } from './postgres-url';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -140,11 +139,9 @@ async function migratePglite(db: Db): Promise<void> {
  * executor's own pool, server/executor/thread.ts).
  */
 async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Handle> {
-  const { default: postgres } = await import('postgres');
+  const { postgresClient } = await import('./postgres-url');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const target = postgresTarget(url);
-  const client = postgres(target.url, {
-    path: target.path, // undefined unless the URL names a Unix socket
+  const client = postgresClient(url, {
     max,
     onnotice: () => {},
     idle_timeout: 60,
@@ -212,10 +209,9 @@ export async function migrateDb(): Promise<void> {
   if (handle.kind === 'pglite') return migratePglite(handle.db);
   // A dedicated single connection so the session-level advisory lock and the migration share it.
   const { migrate } = await import('drizzle-orm/postgres-js/migrator');
-  const { default: postgres } = await import('postgres');
+  const { postgresClient } = await import('./postgres-url');
   const { drizzle } = await import('drizzle-orm/postgres-js');
-  const target = postgresTarget(getEnv().DATABASE_URL!);
-  const client = postgres(target.url, { path: target.path, max: 1, onnotice: () => {} });
+  const client = postgresClient(getEnv().DATABASE_URL!, { max: 1, onnotice: () => {} });
   try {
     await client`select pg_advisory_lock(727274)`;
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });

@@ -1,6 +1,7 @@
 import net from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresClient, postgresTarget } from '@/db/postgres-url';
 
 /**
  * postgres.js as patched (patches/postgres+3.4.9.patch) when its connections end under load: every query
@@ -54,9 +55,9 @@ describe.runIf(onPostgres)('postgres.js when backends are terminated', () => {
   let sql: postgres.Sql;
 
   beforeAll(() => {
-    admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    admin = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     // The app's settings that matter here: its pool size and its short reconnect backoff (db/client.ts).
-    sql = postgres(process.env.DATABASE_URL!, {
+    sql = postgresClient(process.env.DATABASE_URL!, {
       max: 10,
       onnotice: () => {},
       connection: { application_name: application },
@@ -100,10 +101,12 @@ describe.runIf(onPostgres)('postgres.js when backends are terminated', () => {
   it('never answers a query with no rows or another query\'s rows when idle connections are reset', async () => {
     // A TCP proxy on 127.0.0.1 in front of PostgreSQL that can reset every connection through it at once:
     // an idle client socket then sees ECONNRESET, which pg_terminate_backend (a clean close) rarely gives.
-    const upstream = new URL(process.env.DATABASE_URL!);
+    // Upstream over PostgreSQL's Unix socket when the URL names one.
+    const target = postgresTarget(process.env.DATABASE_URL!);
+    const upstream = new URL(target.url);
     const pairs = new Set<{ client: net.Socket; server: net.Socket }>();
     const proxy = net.createServer((client) => {
-      const server = net.connect(Number(upstream.port || 5432), upstream.hostname);
+      const server = target.path ? net.connect(target.path) : net.connect(Number(upstream.port || 5432), upstream.hostname);
       const pair = { client, server };
       pairs.add(pair);
       client.pipe(server).pipe(client);

@@ -1,3 +1,5 @@
+import postgres from 'postgres';
+
 /**
  * Where postgres.js should connect for a `DATABASE_URL`. libpq's `host` query parameter is honoured as libpq
  * honours it: a path names the directory of PostgreSQL's Unix socket
@@ -13,4 +15,13 @@ export function postgresTarget(url: string): { url: string; path?: string } {
   if (host.startsWith('/')) return { url: parsed.toString(), path: `${host.replace(/\/+$/, '')}/.s.PGSQL.${parsed.port || 5432}` };
   parsed.hostname = host;
   return { url: parsed.toString() };
+}
+
+/**
+ * A postgres.js client for a `DATABASE_URL`, over the Unix socket when the URL names one (postgresTarget).
+ * Every connection to the database the app is configured with goes through here.
+ */
+export function postgresClient(url: string, options: postgres.Options<Record<string, postgres.PostgresType>> = {}): postgres.Sql {
+  const target = postgresTarget(url);
+  return postgres(target.url, { ...options, path: target.path });
 }

@@ -1,9 +1,10 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { getDb, getDbHandle, type Db, type DbHandle } from '@/db/client';
 import { rowsOf } from '@/db/rows';
+import { postgresClient } from '@/db/postgres-url';
 import { projects } from '@/db/schema';
 import { analyzeStaleTables } from '@/server/jobs/statistics';
 import { claimDueDeliveries, releaseDeliveries } from '@/server/jobs/claim-deliveries';
@@ -45,8 +46,8 @@ async function analyzeUntil(handle: DbHandle, table: string, only?: string[]): P
  */
 async function withTableCopies(name: string, tables: string[], test: (client: postgres.Sql, probe: Db, schema: string) => Promise<void>) {
   const schema = `${name}_${process.pid}`;
-  const admin = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
-  const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { search_path: `${schema}, public` } });
+  const admin = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+  const client = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { search_path: `${schema}, public` } });
   try {
     await admin.unsafe(`create schema ${schema}; ${tables
       .map((t) => `create table ${schema}.${t} (like public.${t} including all) with (autovacuum_enabled = false);`)
@@ -110,7 +111,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // autovacuum off (here for this table; on this machine for the whole server) only ANALYZE changes
     // them: analyzeStaleTables runs it, and the next run probes the key.
     const table = `plan_probe_${process.pid}`;
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { jit: 'off' } });
+    const client = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {}, connection: { jit: 'off' } });
     const handle = await getDbHandle();
     try {
       await client.unsafe(`create table ${table} (id int primary key, v int not null) with (autovacuum_enabled = false)`);
@@ -147,7 +148,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // every table the burst wrote (attempts, members, events) took 135-265 ms of a core from the claims.
     const named = `stats_named_${process.pid}`;
     const other = `stats_other_${process.pid}`;
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const client = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     const handle = await getDbHandle();
     try {
       for (const table of [named, other]) {
@@ -173,7 +174,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
   });
 
   it('prepares at most 200 statements on one connection, and runs the rest unnamed', async () => {
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const client = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     try {
       for (let i = 0; i < 260; i++) {
         const [row] = await client.unsafe<{ n: number }[]>(`select $1::int + ${i} as n`, [1], { prepare: true });
@@ -349,7 +350,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
     // free slot asks for the statistics job at once.
     const { projectId, db } = await newProject('backlog analyze');
     const receiver = await startReceiver();
-    const client = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    const client = postgresClient(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
     const analyses = async () =>
       (await client<{ n: number }[]>`select (analyze_count + autoanalyze_count)::int as n from pg_stat_user_tables where relname = 'webhook_delivery'`)[0]!.n;
     let webhookId = 0;

@@ -1,6 +1,7 @@
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEnvForTests } from '@/server/env';
+import { postgresClient } from '@/db/postgres-url';
 import { httpApiClient, newProject } from '@/server/testing/api';
 import { startHttpServer } from '@/server/testing/http-server';
 
@@ -22,7 +23,7 @@ describe.runIf(onPostgres)('chaos on PostgreSQL', () => {
   let admin: postgres.Sql;
   beforeAll(async () => {
     server = await startHttpServer({ background: true });
-    admin = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {}, connection: { application_name: 'carebase-chaos-test' } });
+    admin = postgresClient(process.env.DATABASE_URL!, { max: 2, onnotice: () => {}, connection: { application_name: 'carebase-chaos-test' } });
   }, 120_000);
   afterAll(async () => {
     await server?.close();

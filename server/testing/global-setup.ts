@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
-import { postgresTarget } from '@/db/postgres-url';
+import type postgres from 'postgres';
+import { postgresClient } from '@/db/postgres-url';
 import { ensureBuild } from '@/scripts/ensure-build';
 import { databaseOf, OWN_DATABASE_FILES, ownDatabaseName, withDatabase } from './own-databases';
 
@@ -28,7 +28,7 @@ export default async function setup(): Promise<void | (() => void | Promise<void
   }
   const name = databaseOf(url);
   if (!name.endsWith('test')) throw new Error(`Refusing to reset database "${name}": tests need one named *test`);
-  const sql = connect(url);
+  const sql = postgresClient(url, { max: 1, onnotice: () => {} });
   await sql.unsafe('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
   await sql.end();
   process.env.CAREBASE_TEST_DB = name;
@@ -39,7 +39,7 @@ export default async function setup(): Promise<void | (() => void | Promise<void
   // from the maintenance database (a session on the template would stop the copy).
   const owned = OWN_DATABASE_FILES.map((file) => ownDatabaseName(name, file));
   const onServer = async (work: (server: postgres.Sql) => Promise<void>) => {
-    const server = connect(withDatabase(url, 'postgres'));
+    const server = postgresClient(withDatabase(url, 'postgres'), { max: 1, onnotice: () => {} });
     try {
       await work(server);
     } finally {
@@ -54,10 +54,4 @@ export default async function setup(): Promise<void | (() => void | Promise<void
     for (const db of owned) await server.unsafe(`create database "${db}" template "${name}"`);
   });
   return () => onServer(dropOwned);
-}
-
-/** One connection to `url`, a Unix socket too when the URL names one as libpq does (db/postgres-url.ts). */
-function connect(url: string): postgres.Sql {
-  const target = postgresTarget(url);
-  return postgres(target.url, { path: target.path, max: 1, onnotice: () => {} });
 }
