@@ -369,6 +369,9 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
   return out;
 }
 
+/** Clock ticks a second in /proc's CPU times (Linux's USER_HZ). */
+const USER_HZ = 100;
+
 /**
  * The whole machine's CPU time so far (Linux /proc/stat, all cores), in seconds by kind, with the time it
  * was read. Per-process readings (cpuByProcess) leave out what no process is charged for (interrupts, and
@@ -376,9 +379,8 @@ export function cpuByProcess(groups: Record<string, number | undefined>): Record
  */
 export type MachineCpu = { at: number; user: number; system: number; irq: number; steal: number; idle: number };
 export function machineCpu(): MachineCpu {
-  const tick = 100; // USER_HZ
   const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as number[];
-  return { at: performance.now(), user: (user! + nice!) / tick, system: system! / tick, irq: (irq! + softirq!) / tick, steal: (steal ?? 0) / tick, idle: (idle! + iowait!) / tick };
+  return { at: performance.now(), user: (user! + nice!) / USER_HZ, system: system! / USER_HZ, irq: (irq! + softirq!) / USER_HZ, steal: (steal ?? 0) / USER_HZ, idle: (idle! + iowait!) / USER_HZ };
 }
 
 /** Cores busy, on average, between two readings, by kind ("busy" being all but idle and stolen time). */
@@ -400,8 +402,7 @@ export function cores(cpuSeconds: number, seconds: number): number {
  */
 export function parseStat(stat: string): { comm: string; fields: string[]; seconds: number } {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const tick = 100; // USER_HZ
-  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields, seconds: (Number(fields[11]) + Number(fields[12])) / tick };
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields, seconds: (Number(fields[11]) + Number(fields[12])) / USER_HZ };
 }
 
 /** Every process in /proc with its command name, process group and CPU seconds. */

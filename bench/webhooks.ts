@@ -83,19 +83,15 @@ export async function benchWebhooks(): Promise<void> {
     );
   };
   const ceilings: { name: string; rate: number }[] = [];
-  // CPU a post or delivery by process, for the ceilings, this drain and each served one (below): what
-  // the run's rate could be with every core busy, the bound no scheduling of these processes can pass.
-  const cpuPerDelivery: Record<string, string | number>[] = [];
+  // This process is the ceilings' client, and then the executor: the runs' CPU rows share its column.
+  const here = { executor: process.pid, receiver: receiver.pid };
   for (const [name, post] of [['request', viaRequest], ['dispatch', viaDispatch]] as const) {
     await postAll(2_000, post);
-    // This process is the client here; cpuSpent calls it the executor, whose column it shares.
-    const [m0, p0, l0] = [machineCpu(), cpuByProcess({ executor: process.pid, receiver: receiver.pid }), loopReading()];
+    const [start, l0] = [runStart(here), loopReading()];
     const c0 = performance.now();
     await postAll(deliveriesTotal, post);
     const rate = deliveriesTotal / ((performance.now() - c0) / 1000);
-    const p1 = cpuByProcess({ executor: process.pid, receiver: receiver.pid });
-    machineRow(`ceiling: undici ${name} posts`, m0, machineCpu(), p0, p1);
-    cpuPerDelivery.push({ run: `ceiling: undici ${name} posts`, ...cpuSpent(p0, p1, deliveriesTotal) });
+    runEnd(`ceiling: undici ${name} posts`, start, here, deliveriesTotal);
     loopRow(`ceiling: undici ${name} posts (the client)`, l0, deliveriesTotal);
     ceilings.push({ name, rate });
     rows.push({ run: `ceiling: undici ${name} posts`, deliveries: deliveriesTotal, 'deliveries/s': Math.round(rate), 'p50 ms': '-', 'p99 ms': '-' });
@@ -115,15 +111,12 @@ export async function benchWebhooks(): Promise<void> {
   for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `burst ${i}` });
   console.log(`backlog: ${OPERATIONS} operations committed in ${((Date.now() - b0) / 1000).toFixed(1)} s`);
   const d0 = Date.now();
-  const cpuBefore = cpuByProcess({ executor: process.pid, receiver: receiver.pid });
-  const machineBefore = machineCpu();
-  const loopBefore = loopReading();
+  const [drainStart, loopBefore] = [runStart(here), loopReading()];
   startEmbeddedExecutor();
   const burst = await waitForAll(receiver, deliveriesTotal, 120_000);
   loopRow('executor: drain (this process)', loopBefore, burst.length);
-  machineRow('executor: drain (this process)', machineBefore, machineCpu(), cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }));
+  runEnd('executor: drain (this process)', drainStart, here, burst.length);
   const burstSeconds = (Math.max(...burst.map((a) => a[1])) - d0) / 1000;
-  cpuPerDelivery.push({ run: 'executor: drain (this process)', ...cpuSpent(cpuBefore, cpuByProcess({ executor: process.pid, receiver: receiver.pid }), burst.length) });
   const burstRate = Math.round(burst.length / burstSeconds);
   rows.push({
     run: `executor: drain ${deliveriesTotal} deliveries`,
@@ -251,8 +244,8 @@ export async function benchWebhooks(): Promise<void> {
       const readsFrom = { cpu: cpuByProcess({ executor: app.pid }).executor!, at: performance.now() };
       const alone = await openLoop(Array.from({ length: 5 * READS_PER_S }), READS_PER_S, read, READS_PER_S);
       const readCpuPerS = (cpuByProcess({ executor: app.pid }).executor! - readsFrom.cpu) / ((performance.now() - readsFrom.at) / 1000);
-      const cpu0 = { ...cpuByProcess({ executor: app.pid, receiver: receiver.pid }), at: performance.now() };
-      const machine0 = machineCpu();
+      const inServer = { executor: app.pid, receiver: receiver.pid };
+      const start = runStart(inServer);
       lift();
       while ((await receiver.count()) === 0) await new Promise((r) => setTimeout(r, 10));
       // Reads through the drain: up to 10 s of them, stopped at its last arrival.
@@ -260,13 +253,9 @@ export async function benchWebhooks(): Promise<void> {
       const reading = openLoop(Array.from({ length: 10 * READS_PER_S }), READS_PER_S, () => (drained ? Promise.resolve(false) : read()));
       const arrivals = await waitForAll(receiver, deliveriesTotal, 120_000);
       drained = true;
-      // From the letting go to the last arrival, less what the reads cost the server over that time.
-      const cpu1 = cpuByProcess({ executor: app.pid, receiver: receiver.pid });
-      // The machine's view includes the reads and the bench process sending them (named: the app server's).
-      machineRow(`executor in the app server, ${where}: drain`, machine0, machineCpu(), cpu0, cpu1);
-      cpu1.executor! -= readCpuPerS * ((performance.now() - cpu0.at) / 1000);
-      const spent = cpuSpent(cpu0, cpu1, arrivals.length);
-      cpuPerDelivery.push({ run: `executor in the app server, ${where}: drain`, ...spent });
+      // From the letting go to the last arrival. The machine's view includes the reads and the bench process
+      // sending them; the CPU a delivery leaves out what the reads cost the server over that time.
+      runEnd(`executor in the app server, ${where}: drain`, start, inServer, arrivals.length, readCpuPerS * ((performance.now() - start.machine.at) / 1000));
       const times = arrivals.map((a) => a[1]);
       // Arrival times are the receiver's Date.now(); the reads' are this process's performance.now().
       const lastArrival = Math.max(...times) - Date.now() + performance.now();
@@ -302,7 +291,7 @@ export async function benchWebhooks(): Promise<void> {
   const requestCeiling = ceilings.find((c) => c.name === 'request')!.rate;
   printTable(
     `CPU a post or delivery, by process (the client's or the executor's: this process, or the app server less its reads' CPU), and the rate that CPU allows with all ${MACHINE_CORES} cores busy`,
-    cpuPerDelivery.map((row) => {
+    cpuRows.map((row) => {
       const bound = (MACHINE_CORES * 1e6) / Number(row['total µs']);
       return { ...row, [`/s with ${MACHINE_CORES} cores busy`]: Math.round(bound), 'that, of the `request` ceiling': `${Math.round((bound / requestCeiling) * 100)} %` };
     }),
@@ -362,6 +351,26 @@ function loopRow(run: string, before: LoopReading, deliveries: number): void {
     'waits a second': Math.round((after.waits - before.waits) / seconds),
     'preempted a second': Math.round((after.preempted - before.preempted) / seconds),
   });
+}
+
+/**
+ * CPU a post or delivery by process, for the ceilings, the bench process's drain and the server's: what
+ * the run's rate could be with every core busy, the bound no scheduling of these processes can pass.
+ */
+const cpuRows: Record<string, string | number>[] = [];
+type RunStart = { machine: MachineCpu; cpu: Record<string, number> };
+function runStart(processes: Record<string, number | undefined>): RunStart {
+  return { machine: machineCpu(), cpu: cpuByProcess(processes) };
+}
+/**
+ * A run's machine row and its CPU a delivery, from one reading at its end; `lessExecutorSeconds` is taken
+ * off the executor's share only (the app server's reads beside its drain).
+ */
+function runEnd(run: string, start: RunStart, processes: Record<string, number | undefined>, deliveries: number, lessExecutorSeconds = 0): void {
+  const cpu = cpuByProcess(processes);
+  machineRow(run, start.machine, machineCpu(), start.cpu, cpu);
+  cpu.executor! -= lessExecutorSeconds;
+  cpuRows.push({ run, ...cpuSpent(start.cpu, cpu, deliveries) });
 }
 
 /** CPU microseconds a delivery between two readings of cpuByProcess, by process. */
