@@ -5,9 +5,10 @@ import { httpApiClient, newProject } from '@/server/testing/api';
 import { startHttpServer } from '@/server/testing/http-server';
 
 /**
- * How answers are framed on the wire (only a real HTTP server shows it). Route handlers' answers are
- * written in one piece with their length by the patch to Next's send path (patches/next+16.4.6.patch,
- * decision 0014's twenty-third pass); compression for clients that ask for it must still apply.
+ * How answers are framed on the wire (only a real HTTP server shows it). Route handlers' answers made with
+ * server/core/answer.ts are written in one piece with their length by the patch to Next's send path
+ * (patches/next+16.4.6.patch, decision 0014's twenty-third and thirty-ninth passes), on every Node the app
+ * runs on; any other Response goes Next's own way. Compression for clients that ask for it must still apply.
  */
 let server: Awaited<ReturnType<typeof startHttpServer>>;
 const agent = new Agent({ keepAliveTimeout: 10_000 });
@@ -69,6 +70,21 @@ describe('answers on the wire', () => {
     const small = await raw('/member/999999999', apiKey, { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(Number(small.headers['content-length'])).toBe(small.bytes.length);
+  });
+
+  it('leaves a Response made elsewhere (tRPC\'s) to Next\'s own path: streamed, chunked', async () => {
+    const res = await request(`${server.url}/api/trpc/projects.mine?batch=1&input=${encodeURIComponent(JSON.stringify({}))}`, { dispatcher: agent });
+    const text = await res.body.text();
+    expect(res.statusCode).toBe(401);
+    expect(JSON.parse(text)[0].error.json.data.code).toBe('UNAUTHORIZED');
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(res.headers['content-length']).toBeUndefined();
+    // The openapi document, which the app makes with answer(): one piece, with its length.
+    const doc = await request(`${server.url}/api/v1/openapi.json`, { dispatcher: agent });
+    const bytes = Buffer.from(await doc.body.arrayBuffer());
+    expect(doc.headers['content-type']).toBe('application/json');
+    expect(Number(doc.headers['content-length'])).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString('utf8')).openapi).toMatch(/^3\./);
   });
 
   it('answers HEAD with the headers and no body', async () => {

@@ -16,6 +16,7 @@ import { readJsonBody, UnreadBodyError, type Body } from './body';
 import { decodeCursor, encodeCursor } from './cursor';
 import { ApiResult, commonQuery, listQuery, type RouteSpec } from './define-route';
 import { problemResponse } from './problem';
+import { answer as answerResponse } from '@/server/core/answer';
 import { clientAddress } from '@/server/core/client-address';
 import { publicOrigin } from './request-meta';
 
@@ -105,7 +106,7 @@ export function withApi(spec: RouteSpec) {
         },
       );
       answer.headers.set('x-request-id', requestId);
-      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      return answerResponse(answer.body, { status: answer.status, headers: answer.headers });
     } catch (e) {
       const err = asAppError(e, getEnv().DB_STATEMENT_TIMEOUT_MS);
       // Log no values: the summary names the error, its SQLSTATE and statement, never its parameters.

@@ -1,4 +1,5 @@
 import { getEnv } from '@/server/env';
+import { answer } from '@/server/core/answer';
 
 export const dynamic = 'force-dynamic';
 
@@ -10,5 +11,5 @@ const BODY = JSON.stringify([{ id: 1, type: 'profile', memberId: 1, fields: { n:
 
 export function GET(): Response {
   if (!getEnv().CAREBASE_BENCH_ROUTES) return new Response(null, { status: 404 });
-  return new Response(BODY, { headers: { 'content-type': 'application/json' } });
+  return answer(BODY, { headers: { 'content-type': 'application/json' } });
 }

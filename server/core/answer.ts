@@ -1,0 +1,15 @@
+/**
+ * The mark that lets Next's send path write an answer whose body is already in memory as one write with
+ * its length (`patches/next+16.4.6.patch`, decision 0014), instead of piping it through a web stream. The
+ * patch once read the body from undici's state on the Response; from Node 24 on that state is private,
+ * so the body is named here, where the Response is made. A Response made anywhere else is piped as Next
+ * pipes it.
+ */
+export const IN_MEMORY_BODY = Symbol.for('carebase.inMemoryBody');
+
+/** `new Response(body, init)`, marked with its body for the one-write send path. */
+export function answer(body: string | null, init: ResponseInit): Response {
+  const response = new Response(body, init);
+  if (body !== null) (response as Response & { [IN_MEMORY_BODY]?: string })[IN_MEMORY_BODY] = body;
+  return response;
+}
