@@ -22,8 +22,15 @@ export type LoadResult = {
    * (autocannon, the load generator), the serving process's (`serverPid`) and PostgreSQL's. A server near
    * one core while the machine has idle ones is bound by its one event loop.
    */
-  machine?: { busy: number; idle: number; generator: number; server: number; postgres: number };
+  machine?: { busy: number; idle: number; generator: number; server: number; postgres: number; loop?: LoopUse };
 };
+
+/**
+ * The serving process's event loop over a run: its main thread's cores (CPU time over the run's time), and
+ * how often the kernel took the CPU from it while it could still run (nonvoluntary context switches). A
+ * loop below one core with the machine not all busy lost its CPU to other processes it could have run beside.
+ */
+export type LoopUse = { cores: number; preempted: number };
 
 /** A request as the paced sender saw it, on this process's `performance.now()` clock. */
 export type Span = { due: number; done: number };
@@ -37,12 +44,46 @@ type LoadOptions = { base: string; path: () => string; token: string; connection
 export async function load(name: string, opts: LoadOptions): Promise<LoadResult> {
   // This process by its own count: cpuByProcess would also count children in its process group.
   const [machine0, own0, cpu0] = [machineCpu(), process.cpuUsage(), cpuByProcess({ server: opts.serverPid })];
+  const loop0 = opts.serverPid === undefined ? undefined : mainThread(opts.serverPid);
   const result = opts.rate ? await paced(name, { ...opts, rate: opts.rate }) : await saturate(name, opts);
   const [machine1, own, cpu1] = [machineCpu(), process.cpuUsage(own0), cpuByProcess({ server: opts.serverPid })];
+  const loop1 = loop0 && mainThread(opts.serverPid!, loop0.pid);
   const { busy, idle } = machineCoresBusy(machine0, machine1);
   const over = (machine1.at - machine0.at) / 1000;
   const [server, postgres] = (['server', 'postgres'] as const).map((k) => cores(cpu1[k]! - cpu0[k]!, over));
-  return { ...result, machine: { busy, idle, generator: cores((own.user + own.system) / 1e6, over), server: server!, postgres: postgres! } };
+  const loop = loop0 && loop1 ? { cores: cores(loop1.seconds - loop0.seconds, over), preempted: loop1.preempted - loop0.preempted } : undefined;
+  return { ...result, machine: { busy, idle, generator: cores((own.user + own.system) / 1e6, over), server: server!, postgres: postgres!, loop } };
+}
+
+/** The main thread (the event loop) of the busiest process in `leader`'s group, or of `pid`. */
+function mainThread(leader: number, pid?: number): ({ pid: number } & ThreadReading) | undefined {
+  let busiest = pid;
+  if (busiest === undefined) {
+    let most = -1;
+    for (const p of processes()) if ((p.group === leader || p.pid === leader) && p.seconds > most) [busiest, most] = [p.pid, p.seconds];
+  }
+  if (busiest === undefined) return undefined;
+  try {
+    return { pid: busiest, ...threadReading(busiest) };
+  } catch {
+    return undefined; // ended since
+  }
+}
+
+/**
+ * A process's main thread (its thread id is the process's) from /proc: CPU seconds so far, and its context
+ * switches: by its own wait (epoll with nothing ready), or taken off the CPU for another task while it
+ * could still run (preempted).
+ */
+export type ThreadReading = { seconds: number; waits: number; preempted: number };
+export function threadReading(pid: number): ThreadReading {
+  const status = fs.readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+  const switches = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return {
+    seconds: parseStat(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')).seconds,
+    waits: switches('voluntary_ctxt_switches'),
+    preempted: switches('nonvoluntary_ctxt_switches'),
+  };
 }
 
 /** autocannon at full speed on `opts.connections`. */

@@ -131,6 +131,20 @@ export async function benchRecords(): Promise<void> {
       { part: 'ours: auth, validation, services, drizzle, DTOs, headers', ms: (ms(app) - ms(withSql)).toFixed(2) },
       { part: 'total (the app route)', ms: ms(app).toFixed(2) },
     ]);
+    // The table above divides a second by the requests served; this one says how much of that second the
+    // loop had a CPU for, and what it spent a request (decision 0014, thirty-ninth pass).
+    printTable("each server's event loop at saturation (its main thread, /proc): under one core, it waited for a CPU while it had work", results.slice(0, 6).map((r) => {
+      const loop = r.machine?.loop;
+      const requests = r.rps * SECONDS;
+      return {
+        run: r.name,
+        'req/s': Math.round(r.rps),
+        'loop cores': loop?.cores ?? '-',
+        'loop CPU µs a request': loop ? Math.round((loop.cores * 1e6) / r.rps) : '-',
+        'preempted a request': loop ? (loop.preempted / requests).toFixed(2) : '-',
+        'machine idle cores': r.machine?.idle ?? '-',
+      };
+    }));
     await twoInstances(results[0]!, results[2]!, results[1]!, results[3]!, fieldsPath, actorPath);
   } finally {
     await stopProcess(app);

@@ -13,12 +13,11 @@
  * run (idle cores show a run not bound by the CPU),
  * and this process's event loop for the ceilings' client and the drain (busy, on a CPU, preempted).
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance as perf, type EventLoopUtilization } from 'node:perf_hooks';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { BENCH_AUTH_SECRET, cores, cpuByProcess, dispatchPost, forkReady, ensureBuild, freshBenchDatabase, largestRssMb, machineCoresBusy, machineCpu, openLoop, parseStat, type MachineCpu, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { BENCH_AUTH_SECRET, cores, cpuByProcess, dispatchPost, forkReady, ensureBuild, freshBenchDatabase, largestRssMb, machineCoresBusy, machineCpu, openLoop, type MachineCpu, percentile, printTable, startBenchApp, startReceiverProcess, stopProcess, threadReading, waitForAll, waitForHttp } from './lib';
 
 const DB_NAME = 'carebase_bench_webhooks';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -326,15 +325,8 @@ function machineRow(run: string, m0: MachineCpu, m1: MachineCpu, p0: Record<stri
 const loopRows: Record<string, string | number>[] = [];
 type LoopReading = { at: number; elu: EventLoopUtilization; cpu: number; waits: number; preempted: number };
 function loopReading(): LoopReading {
-  const status = readFileSync(`/proc/self/task/${process.pid}/status`, 'utf8');
-  const switches = (name: string) => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-  return {
-    at: performance.now(),
-    elu: perf.eventLoopUtilization(),
-    cpu: parseStat(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')).seconds,
-    waits: switches('voluntary_ctxt_switches'),
-    preempted: switches('nonvoluntary_ctxt_switches'),
-  };
+  const { seconds, waits, preempted } = threadReading(process.pid);
+  return { at: performance.now(), elu: perf.eventLoopUtilization(), cpu: seconds, waits, preempted };
 }
 function loopRow(run: string, before: LoopReading, deliveries: number): void {
   const after = loopReading();
