@@ -19,7 +19,7 @@ const shared = {
   },
 };
 
-const TEST_DIRS = ['server', 'db', 'app', 'inngest', 'scripts'];
+const TEST_DIRS = ['server', 'db', 'app', 'inngest', 'scripts', 'bench'];
 const PG_URL = process.env.DATABASE_URL;
 // The chaos test terminates backends and times requests (two cores: another file's CPU would be its latency): last, alone.
 const ALONE_FILES = ['server/executor/chaos.int.test.ts'];

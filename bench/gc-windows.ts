@@ -6,8 +6,8 @@ export type GcEvent = { ms: number; kind: 'scavenge' | 'mark-compact'; before: n
 
 // "[pid:addr]  22064 ms: Mark-Compact 216.4 (250.5) -> 63.6 (250.5) MB, 5.72 / 0.02 ms (+ 3.5 ms in 34 steps
 // since start of marking, biggest step 0.3 ms, walltime since start of marking 59 ms) ..."; a scavenge's
-// line has no marking part.
-const GC_LINE = /\s(\d+) ms: (Scavenge|Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, ([\d.]+) \/ [\d.]+ ms(?:.*?walltime since start of marking ([\d.]+) ms)?/;
+// line has no marking part. Node 24's V8 adds the pooled pages after the sizes ("MB, pooled: 39 MB, 5.72 /").
+const GC_LINE = /\s(\d+) ms: (Scavenge|Mark-Compact)[^\d]*([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \/ [\d.]+ ms(?:.*?walltime since start of marking ([\d.]+) ms)?/;
 
 /** Parses one line of `--trace-gc` output; undefined for any other line. */
 export function parseGcLine(line: string): GcEvent | undefined {

@@ -23,9 +23,10 @@ describe("V8's heap-growing factor (CAREBASE_HEAP_GROWING_PERCENT)", () => {
   it('takes effect when set in a running process: V8 collects the old generation more often, and the heap peaks lower', () => {
     // What the server does at boot, in a fresh node: 300,000 live objects replaced 1.5 million times.
     // Were V8 to ignore (or, with frozen flags, refuse) a flag set after start, the counts would match or
-    // the child would fail. The count of mark-compacts is what the factor decides (2 against 5-6 here);
-    // the peak follows from it but moves with when concurrent marking finishes: a CI run under load saw
-    // V8's own peak at 158 MB instead of 171-185, and the capped one at 128.
+    // the child would fail. The count of mark-compacts is what the factor decides: 2 against 5-6 on Node
+    // 20, 2 against 3 on Node 24, whose V8 grows the heap less eagerly to begin with. The peak follows from
+    // it but moves with when concurrent marking finishes: a CI run under load saw V8's own peak at 158 MB
+    // instead of 171-185, and the capped one at 128 (Node 24: 212-319 against 180-184).
     const run = (percent: number): { peak: number; majors: number } => {
       const script = `
         const { applyHeapGrowing } = await import(${JSON.stringify(new URL('./heap.ts', import.meta.url).pathname)});
@@ -48,7 +49,7 @@ describe("V8's heap-growing factor (CAREBASE_HEAP_GROWING_PERCENT)", () => {
     const v8Own = run(0);
     const capped = run(50);
     expect(v8Own.majors).toBeGreaterThan(0);
-    expect(capped.majors).toBeGreaterThanOrEqual(2 * v8Own.majors);
+    expect(capped.majors).toBeGreaterThan(v8Own.majors);
     expect(capped.peak).toBeLessThan(v8Own.peak);
   }, 60_000);
 });
