@@ -27,10 +27,11 @@ export type LoadResult = {
 
 /**
  * The serving process's event loop over a run: its main thread's cores (CPU time over the run's time), and
- * how often the kernel took the CPU from it while it could still run (nonvoluntary context switches). A
- * loop below one core with the machine not all busy lost its CPU to other processes it could have run beside.
+ * how often a second the kernel took the CPU from it while it could still run (nonvoluntary context
+ * switches). A loop below one core with the machine not all busy lost its CPU to other processes it could
+ * have run beside.
  */
-export type LoopUse = { cores: number; preempted: number };
+export type LoopUse = { cores: number; preemptedPerSecond: number };
 
 /** A request as the paced sender saw it, on this process's `performance.now()` clock. */
 export type Span = { due: number; done: number };
@@ -51,7 +52,7 @@ export async function load(name: string, opts: LoadOptions): Promise<LoadResult>
   const { busy, idle } = machineCoresBusy(machine0, machine1);
   const over = (machine1.at - machine0.at) / 1000;
   const [server, postgres] = (['server', 'postgres'] as const).map((k) => cores(cpu1[k]! - cpu0[k]!, over));
-  const loop = loop0 && loop1 ? { cores: cores(loop1.seconds - loop0.seconds, over), preempted: loop1.preempted - loop0.preempted } : undefined;
+  const loop = loop0 && loop1 ? { cores: cores(loop1.seconds - loop0.seconds, over), preemptedPerSecond: (loop1.preempted - loop0.preempted) / over } : undefined;
   return { ...result, machine: { busy, idle, generator: cores((own.user + own.system) / 1e6, over), server: server!, postgres: postgres!, loop } };
 }
 

@@ -135,13 +135,12 @@ export async function benchRecords(): Promise<void> {
     // loop had a CPU for, and what it spent a request (decision 0014, thirty-ninth pass).
     printTable("each server's event loop at saturation (its main thread, /proc): under one core, it waited for a CPU while it had work", results.slice(0, 6).map((r) => {
       const loop = r.machine?.loop;
-      const requests = r.rps * SECONDS;
       return {
         run: r.name,
         'req/s': Math.round(r.rps),
         'loop cores': loop?.cores ?? '-',
         'loop CPU µs a request': loop ? Math.round((loop.cores * 1e6) / r.rps) : '-',
-        'preempted a request': loop ? (loop.preempted / requests).toFixed(2) : '-',
+        'preempted a request': loop ? (loop.preemptedPerSecond / r.rps).toFixed(2) : '-',
         'machine idle cores': r.machine?.idle ?? '-',
       };
     }));

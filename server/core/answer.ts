@@ -5,7 +5,7 @@
  * so the body is named here, where the Response is made. A Response made anywhere else is piped as Next
  * pipes it.
  */
-export const IN_MEMORY_BODY = Symbol.for('carebase.inMemoryBody');
+const IN_MEMORY_BODY = Symbol.for('carebase.inMemoryBody');
 
 /** `new Response(body, init)`, marked with its body for the one-write send path. */
 export function answer(body: string | null, init: ResponseInit): Response {
