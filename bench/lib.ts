@@ -45,10 +45,11 @@ type LoadOptions = { base: string; path: () => string; token: string; connection
 export async function load(name: string, opts: LoadOptions): Promise<LoadResult> {
   // This process by its own count: cpuByProcess would also count children in its process group.
   const [machine0, own0, cpu0] = [machineCpu(), process.cpuUsage(), cpuByProcess({ server: opts.serverPid })];
-  const loop0 = opts.serverPid === undefined ? undefined : mainThread(opts.serverPid);
+  const loopPid = opts.serverPid === undefined ? undefined : busiestInGroup(opts.serverPid);
+  const loop0 = loopPid === undefined ? undefined : tryThreadReading(loopPid);
   const result = opts.rate ? await paced(name, { ...opts, rate: opts.rate }) : await saturate(name, opts);
   const [machine1, own, cpu1] = [machineCpu(), process.cpuUsage(own0), cpuByProcess({ server: opts.serverPid })];
-  const loop1 = loop0 && mainThread(opts.serverPid!, loop0.pid);
+  const loop1 = loop0 && tryThreadReading(loopPid!);
   const { busy, idle } = machineCoresBusy(machine0, machine1);
   const over = (machine1.at - machine0.at) / 1000;
   const [server, postgres] = (['server', 'postgres'] as const).map((k) => cores(cpu1[k]! - cpu0[k]!, over));
@@ -56,18 +57,20 @@ export async function load(name: string, opts: LoadOptions): Promise<LoadResult>
   return { ...result, machine: { busy, idle, generator: cores((own.user + own.system) / 1e6, over), server: server!, postgres: postgres!, loop } };
 }
 
-/** The main thread (the event loop) of the busiest process in `leader`'s group, or of `pid`. */
-function mainThread(leader: number, pid?: number): ({ pid: number } & ThreadReading) | undefined {
-  let busiest = pid;
-  if (busiest === undefined) {
-    let most = -1;
-    for (const p of processes()) if ((p.group === leader || p.pid === leader) && p.seconds > most) [busiest, most] = [p.pid, p.seconds];
-  }
-  if (busiest === undefined) return undefined;
+/** The busiest process in `leader`'s group (the server behind `npx next start`): the one whose loop serves. */
+function busiestInGroup(leader: number): number | undefined {
+  let busiest: number | undefined;
+  let most = -1;
+  for (const p of processes()) if ((p.group === leader || p.pid === leader) && p.seconds > most) [busiest, most] = [p.pid, p.seconds];
+  return busiest;
+}
+
+/** threadReading, or undefined when the process has ended since. */
+function tryThreadReading(pid: number): ThreadReading | undefined {
   try {
-    return { pid: busiest, ...threadReading(busiest) };
+    return threadReading(pid);
   } catch {
-    return undefined; // ended since
+    return undefined;
   }
 }
 

@@ -13,3 +13,10 @@ export function answer(body: string | null, init: ResponseInit): Response {
   if (body !== null) (response as Response & { [IN_MEMORY_BODY]?: string })[IN_MEMORY_BODY] = body;
   return response;
 }
+
+/** `Response.json(value, init)`, marked: `content-type: application/json` unless `init` names another. */
+export function answerJson(value: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  return answer(JSON.stringify(value), { ...init, headers });
+}

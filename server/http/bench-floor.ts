@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import postgres from 'postgres';
 import { getEnv } from '@/server/env';
-import { answer } from '@/server/core/answer';
+import { answerJson } from '@/server/core/answer';
 
 /**
  * bench/records' floor of Next with the records SQL: the same statements as bench/records-ceiling.ts (key
@@ -37,5 +37,5 @@ export async function recordsFloor(request: Request): Promise<Response> {
       and type = ${type}
     order by id asc limit 101`;
   const body = rows.slice(0, 100).map((r) => ({ id: r.id, type: r.type, memberId: r.member_id, fields: r.fields, createdAt: r.created_at.toISOString(), updatedAt: r.updated_at.toISOString() }));
-  return answer(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+  return answerJson(body);
 }

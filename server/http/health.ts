@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readiness } from '@/server/services/health/readiness';
-import { answer } from '@/server/core/answer';
+import { answerJson } from '@/server/core/answer';
 
 const json = (status: number, body: unknown) =>
-  answer(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': randomUUID() } });
+  answerJson(body, { status, headers: { 'cache-control': 'no-store', 'x-request-id': randomUUID() } });
 
 /** `GET /api/health`: 200 while the process lives (a liveness probe; it asks nothing of the database). */
 export const health = async () => json(200, { status: 'ok' });

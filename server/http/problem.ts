@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppError } from '@/server/errors';
-import { answer } from '@/server/core/answer';
+import { answerJson } from '@/server/core/answer';
 
 const TITLES: Record<string, string> = {
   invalid_request: 'Invalid request',
@@ -48,5 +48,5 @@ export function problemResponse(err: AppError, requestId: string, extraHeaders?:
   if (err.retryAfter !== undefined) headers.set('retry-after', String(err.retryAfter));
   headers.set('content-type', 'application/problem+json');
   headers.set('x-request-id', requestId);
-  return answer(JSON.stringify(body), { status: err.status, headers });
+  return answerJson(body, { status: err.status, headers });
 }

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { readBoundedBody } from '@/server/core/bounded-body';
-import { answer } from '@/server/core/answer';
+import { answerJson } from '@/server/core/answer';
 import { appRouter } from './root';
 import type { TrpcContext } from './init';
 
@@ -11,7 +11,7 @@ export const TRPC_MAX_BATCH = 50;
 function tooLarge(message: string): Response {
   const body = { error: { json: { message, code: -32600, data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 } } } };
   // Answered before the body was read: the connection closes so the unread rest cannot poison it.
-  return answer(JSON.stringify(body), { status: 413, headers: { 'content-type': 'application/json', connection: 'close' } });
+  return answerJson(body, { status: 413, headers: { connection: 'close' } });
 }
 
 /**
