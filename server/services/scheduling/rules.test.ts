@@ -29,6 +29,18 @@ describe('free slots (CONTRACT 10)', () => {
     expect(iso(slotsOn(amsterdam, '2026-10-25'))[0]).toBe('2026-10-25T08:00:00.000Z');
   });
 
+  it('offers an instant once where windows apart in local time meet across a skipped hour', () => {
+    // On 29 March 2026 02:00-03:00 does not exist in Amsterdam: a window ending at 02:05 ends at 03:05 new
+    // time (01:05Z), past the start of the 03:00 window (01:00Z). Found by the generated test below.
+    const rules = { ...amsterdam, slotMinutes: 5, availability: [{ day: 'sun', start: '00:00', end: '02:05' }, { day: 'sun', start: '03:00', end: '03:05' }] };
+    const slots = iso(slotsOn(rules, '2026-03-29'));
+    expect(slots).toHaveLength(25); // 23:00Z to 01:05Z
+    expect(slots.at(0)).toBe('2026-03-28T23:00:00.000Z');
+    expect(slots.slice(-2)).toEqual(['2026-03-29T00:55:00.000Z', '2026-03-29T01:00:00.000Z']);
+    expect(new Set(slots).size).toBe(slots.length);
+    expect(slotProblem(rules, new Date('2026-03-29T01:00:00Z'), longAgo)).toBeNull();
+  });
+
   it('lets an exception replace a day, closing it or opening other hours', () => {
     const rules = { ...amsterdam, exceptions: [{ date: '2026-03-30', windows: [] }, { date: '2026-04-01', windows: [{ start: '13:00', end: '14:00' }] }] };
     expect(slotsOn(rules, '2026-03-30')).toEqual([]);
@@ -113,7 +125,11 @@ describe('slot generation, generated (CONTRACT 10)', () => {
         expect(after.some((s) => s.start.getTime() === taken.start.getTime())).toBe(false);
         for (const s of after) expect(s.end.getTime() + bufferMinutes * 60_000 <= taken.start.getTime() || s.start.getTime() >= taken.end.getTime() + bufferMinutes * 60_000).toBe(true);
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        // Once failed: windows 00:00-02:05 and 03:00-03:05 overlap as instants on the day 02:00-03:00 is skipped.
+        examples: [[{ timeZone: 'Europe/Amsterdam', slotMinutes: 5, days: [[], [], [], [], [], [], [{ start: '00:00', end: '02:05' }, { start: '03:00', end: '03:05' }]], bufferMinutes: 0 }, ['2026-03-25', 4], 0]],
+      },
     );
   });
 });

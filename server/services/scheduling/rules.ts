@@ -60,13 +60,26 @@ export function windowsOn(rules: Pick<ScheduleRules, 'availability' | 'exception
   return rules.availability.filter((w) => w.day === day);
 }
 
-/** Every slot of a local date, ignoring bookings and notice. */
+/**
+ * Every slot of a local date, ignoring bookings and notice, ascending and never overlapping. Windows that
+ * do not overlap in local time can as instants: on a day a clock change skips 02:00-03:00, a window ending
+ * at 02:05 ends at 03:05 new time, past the start of a 03:00 window. There the earlier slot is kept and a
+ * slot starting before it ends is left out, so no instant is offered twice.
+ */
 export function slotsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 'slotMinutes' | 'timeZone'>, date: string): Slot[] {
-  const slots: Slot[] = [];
+  const cut: { start: number; end: number }[] = [];
   const step = rules.slotMinutes * MINUTE;
-  for (const w of [...windowsOn(rules, date)].sort((a, b) => minutesOf(a.start) - minutesOf(b.start))) {
+  for (const w of windowsOn(rules, date)) {
     const end = instant(date, w.end, rules.timeZone).getTime();
-    for (let s = instant(date, w.start, rules.timeZone).getTime(); s + step <= end; s += step) slots.push({ start: new Date(s), end: new Date(s + step) });
+    for (let s = instant(date, w.start, rules.timeZone).getTime(); s + step <= end; s += step) cut.push({ start: s, end: s + step });
+  }
+  cut.sort((a, b) => a.start - b.start);
+  const slots: Slot[] = [];
+  let free = -Infinity;
+  for (const s of cut) {
+    if (s.start < free) continue;
+    slots.push({ start: new Date(s.start), end: new Date(s.end) });
+    free = s.end;
   }
   return slots;
 }
