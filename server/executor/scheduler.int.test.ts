@@ -111,8 +111,9 @@ describe('embedded scheduler', () => {
     // p90 about 225. The median, not the p90: on a loaded CI machine (PGlite's WebAssembly on the test's
     // own loop, the browser tests beside it) a few waits of 150-170 ms put the p90 at 152 once, with the
     // median at 44.
+    // At least 20 of them: on a slow machine one create took 120 ms and 1.5 s held only 10.
     const created: { id: number; createdAt: string }[] = [];
-    for (const end = Date.now() + 1_500; Date.now() < end; ) {
+    for (const end = Date.now() + 1_500; Date.now() < end || created.length < 20; ) {
       const res = await api.post('/activity', { careplanId: careplan.id, type: 'call', display: `Stream ${created.length}`, activateAt: new Date().toISOString() });
       expect(res.status).toBe(201);
       created.push(res.body);
@@ -126,7 +127,6 @@ describe('embedded scheduler', () => {
       }),
     );
     waits.sort((a, b) => a - b);
-    expect(waits.length).toBeGreaterThan(10);
     expect(waits[Math.floor(waits.length / 2)], `waits ${waits.join(', ')} ms`).toBeLessThan(90);
   }, 20_000);
 });
