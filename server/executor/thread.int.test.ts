@@ -90,7 +90,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       resetEnvForTests();
       await receiver.close();
     }
-  });
+  }, 60_000);
 
   it('does not report running while its database cannot be reached, and starts once it can', async () => {
     await stopExecutorThread();
@@ -103,7 +103,8 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
     try {
       // The thread copies the environment when it starts: the first try meets the closed port and ends.
       startExecutorThread();
-      await until('the first try to end', () => logged.mock.calls.some(([m]) => String(m).includes('executor thread exited')) || undefined);
+      // Loading the thread took over 15 s once, on Node 24 with the machine's two cores oversubscribed.
+      await until('the first try to end', () => logged.mock.calls.some(([m]) => String(m).includes('executor thread exited')) || undefined, 45_000);
       expect(executorThread()).toBeUndefined();
       expect(workerStatus()).toContainEqual({ name: 'embedded', running: false });
     } finally {
@@ -120,7 +121,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
     } finally {
       await stopExecutorThread();
     }
-  });
+  }, 90_000);
 
   it('runs on its thread in the production build (next start), from the build, and ends with the server on SIGTERM', async () => {
     const receiver = await startReceiver();
