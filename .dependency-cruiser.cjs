@@ -36,7 +36,7 @@ module.exports = {
       severity: 'error',
       comment: 'The zod schemas and rules are imported by browser code: they may use core helpers, enums and other schemas or rules, nothing that runs on the server only.',
       from: { path: layer.schemas, pathNot: test },
-      to: { path: '^(server/(?!core/(ids|time|json|offsets|event-names|page|names)\\.ts$|services/[^/]+/(schemas|rules)\\.ts$)|db/(?!schema/enums\\.ts$))' },
+      to: { path: '^(server/(?!core/(ids|time|json|offsets|event-names|page|names|remembered)\\.ts$|services/[^/]+/(schemas|rules)\\.ts$)|db/(?!schema/enums\\.ts$))' },
     },
     {
       name: 'delivery-without-database',

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import { isCalendarDate } from '@/server/core/offsets';
+import { remembered } from '@/server/core/remembered';
 
 /**
  * Free slots of a schedule (CONTRACT 10), pure: availability windows in local time (exceptions replace a
@@ -17,7 +18,8 @@ export type ScheduleRules = {
   minimumNoticeMinutes: number;
   bufferMinutes: number;
 };
-export type Slot = { start: Date; end: Date };
+/** A slot as instants in ms (formatted only in the answer: each Date construction goes through Next's wrapper). */
+export type Slot = { start: number; end: number };
 export type Booked = { start: Date; end: Date };
 
 export const WEEKDAY_OF_INDEX = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
@@ -52,19 +54,17 @@ export const daysInclusive = (from: string, to: string) => Math.round((Date.pars
  * without the wrapper, 7.4-9.4 with it, before this was remembered).
  */
 const instants = new Map<string, number>();
-const MAX_REMEMBERED = 20_000;
-function instantMs(date: string, hhmm: string, timeZone: string): number {
-  const key = `${timeZone} ${date} ${hhmm}`;
-  let t = instants.get(key);
-  if (t === undefined) {
-    const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-    const minutes = minutesOf(hhmm);
-    t = new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, 0, 0, timeZone).getTime();
-    if (instants.size >= MAX_REMEMBERED) instants.clear();
-    instants.set(key, t);
-  }
-  return t;
-}
+const instantMs = (date: string, hhmm: string, timeZone: string): number =>
+  remembered(
+    instants,
+    `${timeZone} ${date} ${hhmm}`,
+    () => {
+      const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+      const minutes = minutesOf(hhmm);
+      return new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, 0, 0, timeZone).getTime();
+    },
+    20_000,
+  );
 
 /** The windows of one local date: its exception's if it has one, else the weekday's. */
 export function windowsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions'>, date: string): Window[] {
@@ -75,20 +75,19 @@ export function windowsOn(rules: Pick<ScheduleRules, 'availability' | 'exception
 }
 
 /**
- * Every slot of a local date, ignoring bookings and notice, ascending and never overlapping, as instants
- * in ms. Windows that do not overlap in local time can as instants: on a day a clock change skips
+ * Every slot of a local date, ignoring bookings and notice, ascending and never overlapping. Windows that do not overlap in local time can as instants: on a day a clock change skips
  * 02:00-03:00, a window ending at 02:05 ends at 03:05 new time, past the start of a 03:00 window. There the
  * earlier slot is kept and a slot starting before it ends is left out, so no instant is offered twice.
  */
-function slotTimesOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 'slotMinutes' | 'timeZone'>, date: string): SlotTimes[] {
-  const cut: SlotTimes[] = [];
+export function slotsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 'slotMinutes' | 'timeZone'>, date: string): Slot[] {
+  const cut: Slot[] = [];
   const step = rules.slotMinutes * MINUTE;
   for (const w of windowsOn(rules, date)) {
     const end = instantMs(date, w.end, rules.timeZone);
     for (let s = instantMs(date, w.start, rules.timeZone); s + step <= end; s += step) cut.push({ start: s, end: s + step });
   }
   cut.sort((a, b) => a.start - b.start);
-  const slots: SlotTimes[] = [];
+  const slots: Slot[] = [];
   let free = -Infinity;
   for (const s of cut) {
     if (s.start < free) continue;
@@ -97,23 +96,16 @@ function slotTimesOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 
   }
   return slots;
 }
-type SlotTimes = { start: number; end: number };
-const asSlot = (s: SlotTimes): Slot => ({ start: new Date(s.start), end: new Date(s.end) });
 
-/** Every slot of a local date, ignoring bookings and notice (see slotTimesOn). */
-export function slotsOn(rules: Pick<ScheduleRules, 'availability' | 'exceptions' | 'slotMinutes' | 'timeZone'>, date: string): Slot[] {
-  return slotTimesOn(rules, date).map(asSlot);
-}
-
-/** Whether a slot overlaps a booked appointment widened by the buffer on both sides. */
-export const clashes = (slot: Slot, booked: Booked[], bufferMinutes: number) =>
+/** Whether [start, end) overlaps a booked appointment widened by the buffer on both sides. */
+export const clashes = (slot: Booked, booked: Booked[], bufferMinutes: number) =>
   booked.some((b) => slot.start.getTime() < b.end.getTime() + bufferMinutes * MINUTE && b.start.getTime() - bufferMinutes * MINUTE < slot.end.getTime());
 
 /** Whether a slot may still be booked now: it has not begun and lies beyond the minimum notice. */
 const bookableAt = (start: number, now: number, minimumNoticeMinutes: number) => start > now && start >= now + minimumNoticeMinutes * MINUTE;
 
-/** The free slots from `from` 00:00 to the end of `to` (local dates of the schedule), ascending, in ms. */
-export function freeSlotTimes(rules: ScheduleRules, from: string, to: string, booked: Booked[], now: Date): SlotTimes[] {
+/** The free slots from `from` 00:00 to the end of `to` (local dates of the schedule), ascending. */
+export function freeSlots(rules: ScheduleRules, from: string, to: string, booked: Booked[], now: Date): Slot[] {
   if (!isCalendarDate(from) || !isCalendarDate(to)) return [];
   // One sweep over slots and bookings, both by start (O(n + m), not n x m: 62 days of a busy calendar).
   // Bookings widened by the buffer, merged where they touch, so their ends ascend too.
@@ -124,11 +116,11 @@ export function freeSlotTimes(rules: ScheduleRules, from: string, to: string, bo
     if (last && b.from <= last.to) last.to = Math.max(last.to, b.to);
     else blocked.push(b);
   }
-  const free: SlotTimes[] = [];
+  const free: Slot[] = [];
   const at = now.getTime();
   let j = 0;
   for (const date of datesBetween(from, to)) {
-    for (const slot of slotTimesOn(rules, date)) {
+    for (const slot of slotsOn(rules, date)) {
       if (!bookableAt(slot.start, at, rules.minimumNoticeMinutes)) continue;
       while (j < blocked.length && blocked[j]!.to <= slot.start) j++;
       if (j < blocked.length && blocked[j]!.from < slot.end) continue;
@@ -138,12 +130,9 @@ export function freeSlotTimes(rules: ScheduleRules, from: string, to: string, bo
   return free;
 }
 
-/** The free slots from `from` 00:00 to the end of `to` (local dates of the schedule), ascending. */
-export const freeSlots = (rules: ScheduleRules, from: string, to: string, booked: Booked[], now: Date): Slot[] => freeSlotTimes(rules, from, to, booked, now).map(asSlot);
-
 /** Why `start` is not a bookable slot start of these rules now (ignoring bookings), or null. */
 export function slotProblem(rules: ScheduleRules, start: Date, now: Date): string | null {
-  const slot = slotTimesOn(rules, localDate(start, rules.timeZone)).find((s) => s.start === start.getTime());
+  const slot = slotsOn(rules, localDate(start, rules.timeZone)).find((s) => s.start === start.getTime());
   if (!slot) return `Not the start of a slot of this schedule (slots of ${rules.slotMinutes} min, in ${rules.timeZone})`;
   if (slot.start <= now.getTime()) return 'This slot has begun';
   if (!bookableAt(slot.start, now.getTime(), rules.minimumNoticeMinutes)) return `This slot is within the schedule's minimum notice of ${rules.minimumNoticeMinutes} min`;

@@ -8,7 +8,7 @@ import { iso, isoString } from '@/server/core/time';
 import { conflict, foreignKeyViolation, invalidField, notFound } from '@/server/errors';
 import { emit } from '@/server/events/emit';
 import { projectTimeZone } from '@/server/services/projects/projects';
-import { daysInclusive, freeSlotTimes, MAX_SLOT_DAYS, type ScheduleRules } from './rules';
+import { daysInclusive, freeSlots, MAX_SLOT_DAYS, type ScheduleRules } from './rules';
 import type { CreateScheduleInput, ScheduleDto, UpdateScheduleInput } from './schemas';
 
 export type ScheduleRow = typeof schedules.$inferSelect;
@@ -144,5 +144,5 @@ export async function listSlots(ctx: ServiceContext, id: number, from: string, t
   const lo = new Date(Date.parse(`${from}T00:00:00Z`) - 2 * 86_400_000);
   const hi = new Date(Date.parse(`${to}T00:00:00Z`) + 3 * 86_400_000);
   const booked = await bookedBetween(ctx, id, lo, hi, schedule.bufferMinutes);
-  return freeSlotTimes(rulesOf(schedule), from, to, booked, now).map((s) => ({ start: isoString(s.start), end: isoString(s.end) }));
+  return freeSlots(rulesOf(schedule), from, to, booked, now).map((s) => ({ start: isoString(s.start), end: isoString(s.end) }));
 }
