@@ -7,7 +7,7 @@ import { onCommit, takePendingWrites, withTransaction, type ServiceContext } fro
 import { unsafeJsonPlaces } from '@/server/core/json';
 import { AppError } from '@/server/errors';
 import { announceNewWork } from './work-notifier';
-import { markOnce, sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
+import { sendOnce, SYNC_TIMEOUT_MS } from '@/server/webhooks/send';
 import { type EventName } from '@/server/core/event-names';
 
 export type Hook = { id: number; url: string; configurationId: number | null; headers: Record<string, string>; strategy: 'after' | 'handle' | 'before' };
@@ -94,24 +94,19 @@ function handleAnswerProblem(body: string, truncated: boolean): string | undefin
  * call with 502 webhook_failed; a `handle` answer must be JSON, and becomes the operation's output.
  */
 async function callSync(ctx: ServiceContext, hook: Hook, event: EventName, body: Record<string, unknown>, calls: number[]): Promise<unknown> {
-  const { result, deliveryId } = await sendOnce(ctx.db, {
+  const handle = hook.strategy === 'handle';
+  const { result, failure, deliveryId } = await sendOnce(ctx.db, {
     projectId: ctx.projectId,
     webhook: hook,
     event,
     payload: JSON.stringify(body),
     now: ctx.clock(),
     timeoutMs: SYNC_TIMEOUT_MS,
+    judge: handle ? (answered) => handleAnswerProblem(answered.body, answered.truncated) : undefined,
   });
   calls.push(deliveryId);
-  let failure: string | undefined = result.ok ? undefined : result.error;
-  let output: unknown;
-  if (result.ok && hook.strategy === 'handle') {
-    failure = handleAnswerProblem(result.body, result.truncated);
-    if (failure) await markOnce(ctx.db, deliveryId, 'failed');
-    else output = JSON.parse(result.body);
-  }
   if (failure) throw new AppError('webhook_failed', `The ${hook.strategy} webhook ${hook.id} failed: ${failure}`);
-  return output;
+  return handle && result.ok ? JSON.parse(result.body) : undefined;
 }
 
 /**

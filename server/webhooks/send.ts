@@ -67,40 +67,52 @@ export async function signAndPost(
   };
 }
 
-/** Resolve, sign, post and record in one go: synchronous calls (before, handle) and test sends. */
-export async function sendAttempt(
+type Answered = Extract<CallResult, { ok: true }>;
+type SendOptions = {
+  now: Date;
+  timeoutMs: number;
+  resolver?: Resolver;
+  /** Why an answered call still failed (a `handle` answer that cannot be used), or undefined. */
+  judge?: (result: Answered) => string | undefined;
+};
+
+/**
+ * A one-attempt delivery's call (a `before` or `handle` call, a test send): resolved, signed and posted,
+ * then its attempt and the delivery's status recorded in one statement. A call `judge` fails is `failed`,
+ * its reason the attempt's error. Answers the outcome and why it failed (undefined when it did not).
+ */
+export async function sendAndRecord(
   db: Queryable,
   delivery: { id: number; payload: string },
-  attempt: number,
   webhook: Webhook,
-  opts: { now: Date; timeoutMs: number; resolver?: Resolver },
-): Promise<CallResult> {
-  const sent = await signAndPost(delivery, attempt, await resolveTarget(db, webhook, opts.now), opts);
-  await db.insert(webhookAttempts).values(sent.attempt);
-  return sent.result;
+  opts: SendOptions,
+): Promise<{ result: CallResult; failure: string | undefined }> {
+  const sent = await signAndPost(delivery, 1, await resolveTarget(db, webhook, opts.now), opts);
+  const { result } = sent;
+  const failure = result.ok ? opts.judge?.(result) : result.error;
+  const status = result.ok ? (failure ? 'failed' : 'delivered') : result.blocked ? 'blocked' : 'failed';
+  const attempt = failure && result.ok ? { ...sent.attempt, error: storableText(failure) } : sent.attempt;
+  const logged = db.$with('logged').as(db.insert(webhookAttempts).values(attempt).returning({ id: webhookAttempts.id }));
+  await db
+    .with(logged)
+    .update(webhookDeliveries)
+    .set({ status, attemptCount: 1, deliveredAt: status === 'delivered' ? new Date() : null })
+    .where(eq(webhookDeliveries.id, delivery.id));
+  return { result, failure };
 }
 
 /**
- * A call outside the retry schedule (a `before` or `handle` call, a test send): logged as a delivery with
- * one attempt, so an admin can see it beside the others. Answers the outcome and the delivery id.
+ * A call outside the retry schedule (a `before` or `handle` call): logged as a delivery with one attempt,
+ * so an admin can see it beside the others. Answers the outcome, why it failed, and the delivery id.
  */
 export async function sendOnce(
   db: Queryable,
-  args: { projectId: number; webhook: Webhook; event: string; payload: string; now: Date; timeoutMs: number; resolver?: Resolver },
-): Promise<{ result: CallResult; deliveryId: number }> {
+  args: { projectId: number; webhook: Webhook; event: string; payload: string } & SendOptions,
+): Promise<{ result: CallResult; failure: string | undefined; deliveryId: number }> {
   const [delivery] = await db
     .insert(webhookDeliveries)
     .values({ projectId: args.projectId, webhookId: args.webhook.id, event: args.event, payload: args.payload, status: 'pending', nextAttemptAt: null })
     .returning({ id: webhookDeliveries.id });
   const deliveryId = delivery!.id;
-  const result = await sendAttempt(db, { id: deliveryId, payload: args.payload }, 1, args.webhook, args);
-  await markOnce(db, deliveryId, result.ok ? 'delivered' : result.blocked ? 'blocked' : 'failed');
-  return { result, deliveryId };
-}
-
-export async function markOnce(db: Queryable, deliveryId: number, status: 'delivered' | 'failed' | 'blocked'): Promise<void> {
-  await db
-    .update(webhookDeliveries)
-    .set({ status, attemptCount: 1, deliveredAt: status === 'delivered' ? new Date() : null })
-    .where(eq(webhookDeliveries.id, deliveryId));
+  return { ...(await sendAndRecord(db, { id: deliveryId, payload: args.payload }, args.webhook, args)), deliveryId };
 }

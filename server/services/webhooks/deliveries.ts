@@ -10,7 +10,7 @@ import { announceNewWork } from '@/server/events/work-notifier';
 import { FIRST_PAGE, fetchSize, toPaged, type Page, type Paged } from '@/server/core/page';
 import { iso } from '@/server/core/time';
 import type { Resolver } from '@/server/webhooks/safety';
-import { AFTER_TIMEOUT_MS, markOnce, sendAttempt } from '@/server/webhooks/send';
+import { AFTER_TIMEOUT_MS, sendAndRecord } from '@/server/webhooks/send';
 import type { AttemptDto, DeliveryDto, ListDeliveriesQuery } from './schemas';
 import { findWebhook } from './webhooks';
 
@@ -121,8 +121,7 @@ export async function testWebhook(ctx: ServiceContext, webhookId: number, event:
     await audit(tx, { action: 'create', resource: 'webhook-delivery', resourceId: row!.id, after: { webhookId, event, test: true } });
     return row!.id;
   });
-  const result = await sendAttempt(ctx.db, { id: deliveryId, payload }, 1, webhook, { now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
-  await markOnce(ctx.db, deliveryId, result.ok ? 'delivered' : result.blocked ? 'blocked' : 'failed');
+  await sendAndRecord(ctx.db, { id: deliveryId, payload }, webhook, { now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
   const [attempt] = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId));
   return toAttemptDto(attempt!);
 }

@@ -1,9 +1,9 @@
 import { exampleBody } from '@/server/services/events/catalogue';
 import { careplanSchema } from '@/server/services/careplans/schemas';
-import { eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { webhookDeliveries, webhooks as webhookTable } from '@/db/schema';
+import { webhookAttempts, webhookDeliveries, webhooks as webhookTable } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { newProject } from '@/server/testing/api';
@@ -321,7 +321,7 @@ describe('before and handle (CONTRACT 7)', () => {
   }, 20_000);
 
   it('lets a handle webhook run instead of the operation: its JSON is the answer', async () => {
-    const { api, path, db, projectId } = await setup([{ event: 'member_create', strategy: 'handle' }]);
+    const { api, path, db, projectId, webhook } = await setup([{ event: 'member_create', strategy: 'handle' }]);
     const afterPath = pathOf();
     await api.post('/webhook', { display: 'after', url: `${receiver.url}${afterPath}`, triggers: [{ event: 'member_create' }] });
     receiver.setReply((r) => (r.path === path ? { body: '{"id":4242,"handled":true}' } : {}));
@@ -343,6 +343,27 @@ describe('before and handle (CONTRACT 7)', () => {
     receiver.setReply((r) => (r.path === path ? { status: 500 } : {}));
     expect((await api.post('/member', { name: 'Y' })).status).toBe(502);
     expect((await api.get('/member')).body).toEqual([]);
+
+    // Each call is a one-attempt delivery: the two handled ones delivered and linked to their event; the one
+    // whose answer was not JSON failed, its attempt saying why; the 500 failed.
+    const logged = await db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id)).orderBy(asc(webhookDeliveries.id));
+    expect(logged.map((d) => [d.status, d.attemptCount, d.eventId !== null, d.deliveredAt !== null])).toEqual([
+      ['delivered', 1, true, true],
+      ['delivered', 1, true, true],
+      ['failed', 1, false, false],
+      ['failed', 1, false, false],
+    ]);
+    const attempts = await db
+      .select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, logged.map((d) => d.id)))
+      .orderBy(asc(webhookAttempts.deliveryId));
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+      [1, 200, null],
+      [1, 200, null],
+      [1, 200, 'the handle webhook did not answer JSON'],
+      [1, 500, expect.stringContaining('500')],
+    ]);
   });
 
   it('skips disabled webhooks', async () => {
