@@ -142,8 +142,7 @@ export async function emit<T>(
     rememberHooks(tx, options.consequences ?? [], all);
     if (handled) await options.onHandled?.(tx);
     const output = handled ? handled.output : await work(tx);
-    const [eventId] = await recordEvents(tx, name, [{ params, responseData: output }], after);
-    if (calls.length > 0) await tx.db.update(webhookDeliveries).set({ eventId }).where(inArray(webhookDeliveries.id, calls));
+    await recordEvents(tx, name, [{ params, responseData: output }], after, calls);
     return output;
   });
 }
@@ -164,22 +163,33 @@ const insertDeliveries = statement((db: Queryable, n: number) =>
  * Records events and queues their `after` deliveries in the caller's transaction (answers the events' ids), without before or
  * handle calls: for events that happen as a consequence of another operation (the activities a care plan
  * creates), which webhooks can observe but not veto. Any number of one event in two statements.
+ * `calls`, the deliveries of one event's synchronous calls, are linked to it in the insert's statement.
  */
 export async function recordEvents(
   ctx: ServiceContext,
   name: EventName,
   items: { params: Record<string, unknown>; responseData: unknown }[],
   afterHooks?: Hook[],
+  calls: number[] = [],
 ): Promise<number[]> {
   if (items.length === 0) return [];
+  if (calls.length > 0 && items.length !== 1) throw new Error('recordEvents links synchronous calls to one event only');
   const known = ctx.knownHooks?.get(name) as Hook[] | undefined;
   const after = afterHooks ?? (known ?? (await hooksFor(ctx.db, ctx.projectId, name))).filter((h) => h.strategy === 'after');
-  // The transaction's pending writes (its audit entry) go with this insert: one round trip for both.
+  const insert = sql`insert into ${events} (project_id, name, params, response_data) values ${sql.join(
+    items.map((i) => sql`(${ctx.projectId}, ${name}, ${JSON.stringify(i.params)}::jsonb, ${i.responseData == null ? null : JSON.stringify(i.responseData)}::jsonb)`),
+    sql`, `,
+  )} returning id`;
+  // The transaction's pending writes (its audit entry), and the link of the synchronous calls, go with this
+  // insert: one round trip for all.
+  const pending = takePendingWrites(ctx);
   const recorded = await ctx.db.execute(
-    sql`${takePendingWrites(ctx) ?? sql.empty()} insert into ${events} (project_id, name, params, response_data) values ${sql.join(
-      items.map((i) => sql`(${ctx.projectId}, ${name}, ${JSON.stringify(i.params)}::jsonb, ${i.responseData == null ? null : JSON.stringify(i.responseData)}::jsonb)`),
-      sql`, `,
-    )} returning id`,
+    calls.length === 0
+      ? sql`${pending ?? sql.empty()} ${insert}`
+      : sql`${pending ? sql`${pending},` : sql`with`} recorded as (${insert}), linked as (update ${webhookDeliveries} set event_id = (select id from recorded) where id in (${sql.join(
+          calls.map((id) => sql`${id}`),
+          sql`, `,
+        )})) select id from recorded`,
   );
   const ids = rowsOf<{ id: number | string }>(recorded).map((r) => Number(r.id));
   if (after.length === 0) return ids;

@@ -3,7 +3,7 @@ import { careplanSchema } from '@/server/services/careplans/schemas';
 import { asc, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { webhookAttempts, webhookDeliveries, webhooks as webhookTable } from '@/db/schema';
+import { events, webhookAttempts, webhookDeliveries, webhooks as webhookTable } from '@/db/schema';
 import { AppError } from '@/server/errors';
 import { attemptDelivery } from '@/server/jobs/attempt-delivery';
 import { newProject } from '@/server/testing/api';
@@ -293,7 +293,7 @@ describe('after delivery (CONTRACT 7)', () => {
 
 describe('before and handle (CONTRACT 7)', () => {
   it('lets a before webhook veto: 502, nothing stored, no after calls', async () => {
-    const { api, path, webhook } = await setup([{ event: 'member_create', strategy: 'before' }]);
+    const { api, path, webhook, db } = await setup([{ event: 'member_create', strategy: 'before' }]);
     const afterPath = pathOf();
     await api.post('/webhook', { display: 'after', url: `${receiver.url}${afterPath}`, triggers: [{ event: 'member_create' }] });
     receiver.setReply((r) => (r.path === path ? { status: 403, body: '{"error":"no"}' } : {}));
@@ -307,6 +307,17 @@ describe('before and handle (CONTRACT 7)', () => {
     expect((await api.post('/member', { name: 'Allowed' })).status).toBe(201);
     expect((await api.get('/member')).body.map((m: any) => m.name)).toEqual(['Allowed']);
     expect(hooksFor(afterPath)).toHaveLength(0);
+    // Each call is a one-attempt delivery: the veto failed and has no event; the other is linked to the event it let through.
+    const logged = await db
+      .select({ status: webhookDeliveries.status, event: events.name, params: events.params })
+      .from(webhookDeliveries)
+      .leftJoin(events, eq(events.id, webhookDeliveries.eventId))
+      .where(eq(webhookDeliveries.webhookId, webhook.id))
+      .orderBy(asc(webhookDeliveries.id));
+    expect(logged).toEqual([
+      { status: 'failed', event: null, params: null },
+      { status: 'delivered', event: 'member_create', params: { name: 'Allowed' } },
+    ]);
   });
 
   it('aborts when a before webhook times out', async () => {
