@@ -57,14 +57,16 @@ export function deferWrite(ctx: ServiceContext, write: SQL): boolean {
 }
 
 /**
- * The pending writes as a `with w0 as (...), w1 as (...)` prefix for the caller's statement (PostgreSQL
- * runs every data-modifying CTE, read or not), emptying the queue; undefined when there are none.
+ * The pending writes as a `with pending_0 as (...), pending_1 as (...)` prefix for the caller's statement
+ * (PostgreSQL runs every data-modifying CTE, read or not), emptying the queue, followed by the caller's own
+ * named CTEs `more` (a later one may read an earlier one); undefined when there are none of either.
  */
-export function takePendingWrites(ctx: ServiceContext): SQL | undefined {
+export function takePendingWrites(ctx: ServiceContext, more: [name: string, query: SQL][] = []): SQL | undefined {
   const writes = ctx.pendingWrites?.splice(0) ?? [];
-  if (writes.length === 0) return undefined;
+  const ctes = [...writes.map((w, i): [string, SQL] => [`pending_${i}`, w]), ...more];
+  if (ctes.length === 0) return undefined;
   return sql`with ${sql.join(
-    writes.map((w, i) => sql`${sql.raw(`pending_${i}`)} as (${w})`),
+    ctes.map(([name, query]) => sql`${sql.raw(name)} as (${query})`),
     sql`, `,
   )}`;
 }

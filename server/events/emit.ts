@@ -159,6 +159,13 @@ const insertDeliveries = statement((db: Queryable, n: number) =>
     .prepare(`delivery_insert_${n}`),
 );
 
+/** Links the synchronous calls' deliveries to the event the `recorded` CTE of the same statement inserts. */
+const linkToRecorded = (calls: number[]) =>
+  sql`update ${webhookDeliveries} set event_id = (select id from recorded) where id in (${sql.join(
+    calls.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+
 /**
  * Records events and queues their `after` deliveries in the caller's transaction (answers the events' ids), without before or
  * handle calls: for events that happen as a consequence of another operation (the activities a care plan
@@ -182,14 +189,10 @@ export async function recordEvents(
   )} returning id`;
   // The transaction's pending writes (its audit entry), and the link of the synchronous calls, go with this
   // insert: one round trip for all.
-  const pending = takePendingWrites(ctx);
   const recorded = await ctx.db.execute(
     calls.length === 0
-      ? sql`${pending ?? sql.empty()} ${insert}`
-      : sql`${pending ? sql`${pending},` : sql`with`} recorded as (${insert}), linked as (update ${webhookDeliveries} set event_id = (select id from recorded) where id in (${sql.join(
-          calls.map((id) => sql`${id}`),
-          sql`, `,
-        )})) select id from recorded`,
+      ? sql`${takePendingWrites(ctx) ?? sql.empty()} ${insert}`
+      : sql`${takePendingWrites(ctx, [['recorded', insert], ['linked', linkToRecorded(calls)]])} select id from recorded`,
   );
   const ids = rowsOf<{ id: number | string }>(recorded).map((r) => Number(r.id));
   if (after.length === 0) return ids;
