@@ -79,26 +79,32 @@ type SendOptions = {
 /**
  * A one-attempt delivery's call (a `before` or `handle` call, a test send): resolved, signed and posted,
  * then its attempt and the delivery's status recorded in one statement. A call `judge` fails is `failed`,
- * its reason the attempt's error. Answers the outcome and why it failed (undefined when it did not).
+ * its reason the attempt's error. Answers the outcome, why it failed (undefined when it did not), and the
+ * attempt as stored.
  */
 export async function sendAndRecord(
   db: Queryable,
   delivery: { id: number; payload: string },
   webhook: Webhook,
   opts: SendOptions,
-): Promise<{ result: CallResult; failure: string | undefined }> {
+): Promise<{ result: CallResult; failure: string | undefined; attempt: typeof webhookAttempts.$inferSelect }> {
   const sent = await signAndPost(delivery, 1, await resolveTarget(db, webhook, opts.now), opts);
   const { result } = sent;
   const failure = result.ok ? opts.judge?.(result) : result.error;
   const status = result.ok ? (failure ? 'failed' : 'delivered') : result.blocked ? 'blocked' : 'failed';
-  const attempt = failure && result.ok ? { ...sent.attempt, error: storableText(failure) } : sent.attempt;
-  const logged = db.$with('logged').as(db.insert(webhookAttempts).values(attempt).returning({ id: webhookAttempts.id }));
-  await db
-    .with(logged)
-    .update(webhookDeliveries)
-    .set({ status, attemptCount: 1, deliveredAt: status === 'delivered' ? new Date() : null })
-    .where(eq(webhookDeliveries.id, delivery.id));
-  return { result, failure };
+  const marked = db.$with('marked').as(
+    db
+      .update(webhookDeliveries)
+      .set({ status, attemptCount: 1, deliveredAt: status === 'delivered' ? new Date() : null })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning({ id: webhookDeliveries.id }),
+  );
+  const [attempt] = await db
+    .with(marked)
+    .insert(webhookAttempts)
+    .values(failure && result.ok ? { ...sent.attempt, error: storableText(failure) } : sent.attempt)
+    .returning();
+  return { result, failure, attempt: attempt! };
 }
 
 /**

@@ -121,8 +121,7 @@ export async function testWebhook(ctx: ServiceContext, webhookId: number, event:
     await audit(tx, { action: 'create', resource: 'webhook-delivery', resourceId: row!.id, after: { webhookId, event, test: true } });
     return row!.id;
   });
-  await sendAndRecord(ctx.db, { id: deliveryId, payload }, webhook, { now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
-  const [attempt] = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId));
-  return toAttemptDto(attempt!);
+  const { attempt } = await sendAndRecord(ctx.db, { id: deliveryId, payload }, webhook, { now: ctx.clock(), timeoutMs: AFTER_TIMEOUT_MS, resolver });
+  return toAttemptDto(attempt);
 }
 
