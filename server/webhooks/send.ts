@@ -99,12 +99,11 @@ export async function sendAndRecord(
       .where(eq(webhookDeliveries.id, delivery.id))
       .returning({ id: webhookDeliveries.id }),
   );
-  const [attempt] = await db
-    .with(marked)
-    .insert(webhookAttempts)
-    .values(failure && result.ok ? { ...sent.attempt, error: storableText(failure) } : sent.attempt)
-    .returning();
-  return { result, failure, attempt: attempt! };
+  const values = failure && result.ok ? { ...sent.attempt, error: storableText(failure) } : sent.attempt;
+  // Only the id comes back: the rest is what was just written, and the response and headers need not cross
+  // the wire again on every synchronous call.
+  const [stored] = await db.with(marked).insert(webhookAttempts).values(values).returning({ id: webhookAttempts.id });
+  return { result, failure, attempt: { error: null, statusCode: null, response: null, ...values, id: stored!.id } };
 }
 
 /**
