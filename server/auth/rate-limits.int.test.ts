@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDbHandle } from '@/db/client';
+import { inArray } from 'drizzle-orm';
+import { getDb, getDbHandle } from '@/db/client';
+import { rateLimits } from '@/db/schema';
+import { runHousekeeping } from '@/server/jobs/housekeeping';
 import { resetEnvForTests } from '@/server/env';
 import { AppError } from '@/server/errors';
 import { apiClient, newProject } from '@/server/testing/api';
@@ -87,5 +90,21 @@ describe('rate limits (CONTRACT 1)', () => {
     // Per address: five times the account limit, across accounts.
     for (let i = 0; i < 10; i++) await recordSignInFailure(`someone-${i}-${Date.now()}@example.org`, '198.51.100.40');
     expect(await checkSignInAllowed(`fresh-${Date.now()}@example.org`, '198.51.100.40')).toBeGreaterThan(0);
+  });
+
+  it('housekeeping deletes shared counters whose window ended over an hour ago, and keeps the rest', async () => {
+    const db = await getDb();
+    const now = new Date();
+    const tag = `housekeeping-${Date.now()}`;
+    const at = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+    await db.insert(rateLimits).values([
+      { key: `${tag}:old`, points: 3, expire: at(-61) },
+      { key: `${tag}:recent`, points: 3, expire: at(-59) },
+      { key: `${tag}:live`, points: 1, expire: at(1) },
+    ]);
+    const done = await runHousekeeping(db, now);
+    expect(done.rateLimits).toBeGreaterThanOrEqual(1);
+    const left = await db.select({ key: rateLimits.key }).from(rateLimits).where(inArray(rateLimits.key, [`${tag}:old`, `${tag}:recent`, `${tag}:live`]));
+    expect(left.map((r) => r.key).sort()).toEqual([`${tag}:live`, `${tag}:recent`]);
   });
 });

@@ -38,6 +38,9 @@ export async function limitStore(points: number, duration: number, prefix: strin
     // Once a key is over, refuse it from memory without asking the database again.
     inMemoryBlockOnConsumed: points + 1,
     inMemoryBlockDuration: duration,
+    // The library would delete old counters from its own timer, which outlives the pool at shutdown
+    // ("Failed to clear expired records: CONNECTION_ENDED"); housekeeping deletes them instead.
+    clearExpiredByTimeout: false,
   });
 }
 
