@@ -69,7 +69,7 @@ async function copyReads(tx: Pick<Db, 'execute'>, schema: string): Promise<Recor
 }
 
 describe('statistics', () => {
-  it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011)', async () => {
+  it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011), and samples less of the event log (0012)', async () => {
     const { api, db } = await newProject('payload statistics');
     expect((await api.post('/member', { name: 'Pat' })).status).toBe(201);
     const payload = [
@@ -80,6 +80,11 @@ describe('statistics', () => {
       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and a.attnum > 0 and a.attstattarget = 0 and not a.attisdropped order by 1, 2`));
     expect(targets.map((t) => [t.table, t.column]).sort()).toEqual([...payload].sort());
+    // The event log's filtered columns sample a tenth of the default (migration 0012).
+    const reduced = rowsOf<{ column: string }>(await db.execute(sql`select a.attname as "column"
+      from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = current_schema() and c.relname = 'event' and a.attnum > 0 and a.attstattarget = 10 and not a.attisdropped order by 1`));
+    expect(reduced.map((r) => r.column)).toEqual(['created_at', 'id', 'name', 'project_id']);
     // What the queries do filter on keeps its statistics.
     await db.execute(sql`analyze event, audit_event`);
     const kept = rowsOf<{ name: string }>(await db.execute(sql`select tablename || '.' || attname as name from pg_stats
