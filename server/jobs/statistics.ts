@@ -37,12 +37,10 @@ export async function analyzeStaleTables({ kind, db }: Pick<DbHandle, 'kind' | '
     );
     if (stale.length === 0) return [];
     // ANALYZE samples at most 30,000 rows of a table; a big one may take longer than a request's limit.
-    await tx.execute(sql`set local statement_timeout = '60s'`);
-    // Paced as autovacuum paces its own ANALYZE (a 2 ms rest after each 200 pages' worth of cost), not
-    // at full speed: unpaced, ANALYZE of a big table took a core for 0.3-0.7 s every 10 s of a write
-    // burst, and the requests at half load queued behind it (decision 0014, fifty-second pass).
-    await tx.execute(sql`set local vacuum_cost_delay = '2ms'`);
-    await tx.execute(sql`set local vacuum_cost_limit = 200`);
+    // And it is paced as autovacuum paces its own (a 2 ms rest after each `vacuum_cost_limit` of page
+    // cost), not at full speed: unpaced, ANALYZE of a big table took a core for 0.3-0.7 s every 10 s of a
+    // write burst, and the requests at half load queued behind it (decision 0014, fifty-second pass).
+    await tx.execute(sql`select set_config('statement_timeout', '60s', true), set_config('vacuum_cost_delay', '2ms', true)`);
     for (const { name } of stale) await tx.execute(sql.raw(`analyze (skip_locked) ${name}`));
     return stale.map((s) => s.name);
   });
