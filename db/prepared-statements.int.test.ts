@@ -69,7 +69,7 @@ async function copyReads(tx: Pick<Db, 'execute'>, schema: string): Promise<Recor
 }
 
 describe('statistics', () => {
-  it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011), and samples less of the event log (0012)', async () => {
+  it('keeps none for payload columns: ANALYZE skips what no query filters on (migration 0011), and samples less of the event log (0012) and of activities (0013)', async () => {
     const { api, db } = await newProject('payload statistics');
     expect((await api.post('/member', { name: 'Pat' })).status).toBe(201);
     const payload = [
@@ -77,14 +77,21 @@ describe('statistics', () => {
       ['activity', 'description'], ['webhook_delivery', 'payload'], ['webhook_attempt', 'request_headers'], ['webhook_attempt', 'response'], ['webhook_attempt', 'error'],
     ];
     // Every column whose statistics target is not the default: none for payloads (migration 0011), a
-    // tenth of the default for the event log's filtered columns (0012).
+    // tenth of the default for the event log's filtered columns (0012), a quarter for every other column
+    // of activity (0013). ANALYZE samples 300 rows per unit of a table's largest target, so one activity
+    // column left at the default would bring back the full sample: a column added to activity needs 25 too.
     const targets = rowsOf<{ table: string; column: string; target: number }>(await db.execute(sql`select c.relname as "table", a.attname as "column", a.attstattarget::int as target
       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and a.attnum > 0 and a.attstattarget >= 0 and not a.attisdropped order by 1, 2`));
     const at = (target: number) => targets.filter((t) => t.target === target).map((t) => [t.table, t.column]);
     expect(at(0).sort()).toEqual([...payload].sort());
     expect(at(10)).toEqual([['event', 'created_at'], ['event', 'id'], ['event', 'name'], ['event', 'project_id']]);
-    expect(targets).toHaveLength(payload.length + 4);
+    const activityColumns = rowsOf<{ column: string }>(await db.execute(sql`select attname as "column" from pg_attribute
+      where attrelid = 'activity'::regclass and attnum > 0 and not attisdropped order by 1`)).map((c) => c.column);
+    const activityPayload = payload.filter(([table]) => table === 'activity').map(([, column]) => column);
+    expect(at(25)).toEqual(activityColumns.filter((c) => !activityPayload.includes(c)).map((c) => ['activity', c]));
+    expect(at(25).length).toBeGreaterThan(20);
+    expect(targets).toHaveLength(payload.length + 4 + at(25).length);
     // What the queries do filter on keeps its statistics.
     await db.execute(sql`analyze event, audit_event`);
     const kept = rowsOf<{ name: string }>(await db.execute(sql`select tablename || '.' || attname as name from pg_stats
