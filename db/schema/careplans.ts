@@ -211,5 +211,9 @@ export const activities = pgTable(
     index('activity_due_idx').on(t.nextDueAt).where(sql`${t.nextDueAt} is not null`),
     index('activity_article_idx').on(t.articleId).where(sql`${t.articleId} is not null`),
     index('activity_questionnaire_idx').on(t.questionnaireId).where(sql`${t.questionnaireId} is not null`),
+    // The console's overview (server/services/activities/overview): due soon and overdue by status and
+    // start, recently expired by when it expired. Without them every load read the project's activities.
+    index('activity_overview_idx').on(t.projectId, t.status, t.activateAt),
+    index('activity_expired_idx').on(t.projectId, t.updatedAt).where(sql`${t.status} = 'expired'`),
   ],
 );
