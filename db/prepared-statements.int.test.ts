@@ -321,7 +321,7 @@ describe.runIf(onPostgres)('prepared statements on PostgreSQL', () => {
 
   it("reads the console's activity overview by index under generic plans, however many activities the project has", async () => {
     // The overview (due soon, overdue, recently expired, eight of each and their counts) read every activity
-    // of the project: six sequential scans, 25-50 ms each at 138,000 activities. Its two indexes (migration
+    // of the project: six sequential scans, 49-128 ms each at 138,000 activities. Its two indexes (migration
     // 0014) read what the sections show. The statuses are literals in its SQL, so the generic plans can use
     // the partial index of expired activities. On a copy of the activity table, with the project's own
     // care plan and member in the public tables for the joins.
