@@ -18,9 +18,6 @@ export async function activityDashboard(ctx: ServiceContext) {
   requireReadEverything(ctx);
   const now = ctx.clock();
   const inProject = eq(activities.projectId, ctx.projectId);
-  // The status as a literal, not a parameter: a prepared statement's generic plan can then use the
-  // partial index of expired activities (activity_expired_idx), and plans for the status's own share.
-  const statusIs = (status: 'proposed' | 'scheduled' | 'expired') => sql`${activities.status} = ${sql.raw(`'${status}'`)}`;
   const section = async (where: SQL, order: SQL[]) => {
     const [rows, [count]] = await Promise.all([
       ctx.db
@@ -35,10 +32,12 @@ export async function activityDashboard(ctx: ServiceContext) {
     ]);
     return { total: count?.n ?? 0, items: rows.map((r) => ({ ...toActivityDto(r.a), careplanTitle: r.careplanTitle, memberName: r.memberName })) };
   };
+  // Each status is a literal in the SQL, not a parameter: a prepared statement's generic plan can then use
+  // the partial index of expired activities (activity_expired_idx), and plans for the status's own share.
   const [dueSoon, overdue, recentlyExpired] = await Promise.all([
-    section(and(statusIs('proposed'), gt(activities.activateAt, now), lte(activities.activateAt, new Date(now.getTime() + 7 * DAY)))!, [asc(activities.activateAt)]),
-    section(and(statusIs('scheduled'), lte(activities.activateAt, now))!, [sql`${activities.endAt} asc nulls last`, asc(activities.activateAt)]),
-    section(and(statusIs('expired'), gte(activities.updatedAt, new Date(now.getTime() - 7 * DAY)))!, [desc(activities.updatedAt)]),
+    section(and(sql`${activities.status} = 'proposed'`, gt(activities.activateAt, now), lte(activities.activateAt, new Date(now.getTime() + 7 * DAY)))!, [asc(activities.activateAt)]),
+    section(and(sql`${activities.status} = 'scheduled'`, lte(activities.activateAt, now))!, [sql`${activities.endAt} asc nulls last`, asc(activities.activateAt)]),
+    section(and(sql`${activities.status} = 'expired'`, gte(activities.updatedAt, new Date(now.getTime() - 7 * DAY)))!, [desc(activities.updatedAt)]),
   ]);
   return { dueSoon, overdue, recentlyExpired };
 }
