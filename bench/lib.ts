@@ -14,6 +14,9 @@ export type LoadResult = {
   errors: number;
   /** Requests per second in the first and last tenth of the run, to see decay. */
   firstRps: number;
+  /** Closed-loop runs: the answers counted and the run's seconds. */
+  total?: number;
+  elapsed?: number;
   lastRps: number;
   /** Paced runs: each timed request, from when it was due to its answer (for bench/gc-windows). */
   spans?: Span[];
@@ -36,7 +39,12 @@ export type LoopUse = { cores: number; preemptedPerSecond: number };
 /** A request as the paced sender saw it, on this process's `performance.now()` clock. */
 export type Span = { due: number; done: number };
 
-type LoadOptions = { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; headers?: () => Record<string, string>; serverPid?: number };
+/**
+ * `requests`: end a closed-loop run after that many answers, or at `seconds`, whichever comes first (a
+ * warm-up sized by the requests a route's JIT needs rather than by time, which at a slow route's rate is
+ * fewer requests).
+ */
+type LoadOptions = { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; requests?: number; headers?: () => Record<string, string>; serverPid?: number };
 
 /**
  * Drives `path()` (a fresh path per request): paced at `rate` (openLoop), or else with autocannon, its
@@ -102,6 +110,7 @@ async function saturate(name: string, opts: LoadOptions): Promise<LoadResult> {
     url: opts.base,
     connections: opts.connections,
     duration: opts.seconds,
+    ...(opts.requests ? { maxOverallRequests: opts.requests } : {}),
     headers: opts.headers ? {} : { authorization: `Bearer ${opts.token}` },
     // Per-request headers (a different member's token or cookie each time) when asked for.
     requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: opts.path(), ...(opts.headers ? { headers: { ...req.headers, ...opts.headers() } } : {}) }) }],
@@ -126,6 +135,8 @@ async function saturate(name: string, opts: LoadOptions): Promise<LoadResult> {
     errors: result.errors + result.timeouts,
     firstRps: avg(full.slice(0, tenth)),
     lastRps: avg(full.slice(-tenth)),
+    total: result.requests.total,
+    elapsed: result.duration,
   };
 }
 
