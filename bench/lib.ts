@@ -14,10 +14,10 @@ export type LoadResult = {
   errors: number;
   /** Requests per second in the first and last tenth of the run, to see decay. */
   firstRps: number;
+  lastRps: number;
   /** Closed-loop runs: the answers counted and the run's seconds. */
   total?: number;
   elapsed?: number;
-  lastRps: number;
   /** Paced runs: each timed request, from when it was due to its answer (for bench/gc-windows). */
   spans?: Span[];
   /**

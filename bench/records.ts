@@ -86,7 +86,7 @@ export async function benchRecords(): Promise<void> {
     // fell inside its measured run (once 394 req/s against the app's 534, which made our own code's share
     // negative). Sized in requests: natively a route's optimizing ends near 20,000 (decision 0014,
     // forty-second pass), which 10 s at the app's 250-550 req/s did not reach. Right before its phase: warmed
-    // up front, four minutes of other phases away, the app's actor route and the fixed floor still rose by
+    // up front, two to four minutes of other phases away, the app's actor route and the fixed floor still rose by
     // 9 % and 46 % from their first tenth to their last (fifty-sixth pass).
     const measured = async (name: string, port: number, path: () => string) => {
       const w = await load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
@@ -183,7 +183,7 @@ async function twoInstances(fields: LoadResult, actor: LoadResult, fieldsCeiling
       ['GET /record?fields=', fieldsPath, fields, fieldsCeiling],
       ['GET /record/<type>?actorId=', actorPath, actor, actorCeiling],
     ] as const) {
-      // The second instance starts cold: warm each as the single one was (requests split between the two).
+      // The second instance starts cold: warm each as the single one was, with its own WARM_REQUESTS.
       await Promise.all([APP_PORT, SECOND_APP_PORT].map((port) =>
         load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS / 2, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS })));
       const [a, b] = await both(label, path, SECONDS);
