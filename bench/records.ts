@@ -85,9 +85,9 @@ export async function benchRecords(): Promise<void> {
     // floor routes too: the SQL floor opens its own pool on its first request, and unwarmed, that and its JIT
     // fell inside its measured run (once 394 req/s against the app's 534, which made our own code's share
     // negative). Sized in requests: natively a route's optimizing ends near 20,000 (decision 0014,
-    // forty-second pass), which 10 s at the app's 250-550 req/s did not reach. Right before its phase: warmed
-    // up front, two to four minutes of other phases away, the app's actor route and the fixed floor still rose by
-    // 9 % and 46 % from their first tenth to their last (fifty-sixth pass).
+    // forty-second pass), which 10 s at the app's 250-550 req/s did not reach. Right before its phase:
+    // warmed up front, two to four minutes of other phases away, the app's actor route and the fixed floor
+    // still rose by 9 % and 46 % from their first tenth to their last (fifty-sixth pass).
     const measured = async (name: string, port: number, path: () => string) => {
       const w = await load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
       console.log(`warm-up for ${name.replace(/\s+/g, ' ')}: ${w.total} requests in ${w.elapsed} s`);
