@@ -23,6 +23,10 @@ const TYPES = ['profile', 'preferences', 'consent', 'contact', 'notes'];
 const WARM_REQUESTS = Number(process.env.BENCH_WARM_REQUESTS ?? 20_000);
 const WARM_MAX_SECONDS = 60;
 
+/** Warms `path` on the server at `port` (see benchRecords for why it is sized in requests). */
+const warmUp = (port: number, path: () => string, connections: number) =>
+  load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
+
 async function prepareDatabase(): Promise<{ projectId: number; firstMember: number }> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
   await (await import('@/db/client')).closeDb();
@@ -89,7 +93,7 @@ export async function benchRecords(): Promise<void> {
     // warmed up front, two to four minutes of other phases away, the app's actor route and the fixed floor
     // still rose by 9 % and 46 % from their first tenth to their last (fifty-sixth pass).
     const measured = async (name: string, port: number, path: () => string) => {
-      const w = await load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
+      const w = await warmUp(port, path, CONNECTIONS);
       console.log(`warm-up for ${name.replace(/\s+/g, ' ')}: ${w.total} requests in ${w.elapsed} s`);
       return run(name, port, path);
     };
@@ -184,8 +188,7 @@ async function twoInstances(fields: LoadResult, actor: LoadResult, fieldsCeiling
       ['GET /record/<type>?actorId=', actorPath, actor, actorCeiling],
     ] as const) {
       // The second instance starts cold: warm each as the single one was, with its own WARM_REQUESTS.
-      await Promise.all([APP_PORT, SECOND_APP_PORT].map((port) =>
-        load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections: CONNECTIONS / 2, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS })));
+      await Promise.all([APP_PORT, SECOND_APP_PORT].map((port) => warmUp(port, path, CONNECTIONS / 2)));
       const [a, b] = await both(label, path, SECONDS);
       const rps = a!.rps + b!.rps;
       rows.push({
