@@ -46,6 +46,22 @@ export type Span = { due: number; done: number };
  */
 type LoadOptions = { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; requests?: number; headers?: () => Record<string, string>; serverPid?: number };
 
+/** A warm-up's size: this many answers, or WARM_MAX_SECONDS if the route is slower than that. */
+export const WARM_REQUESTS = Number(process.env.BENCH_WARM_REQUESTS ?? 20_000);
+export const WARM_MAX_SECONDS = 60;
+
+/**
+ * Warms a route (JIT, prepared statements, connection pools) right before its measured phase, sized in
+ * requests: a route's JIT settles after a number of calls, not seconds, and a time-sized warm-up gives a
+ * slow route fewer of them (bench/records' fifty-sixth pass: warmed minutes before its phase, the actor
+ * route still rose 469 to 513 req/s within it; warmed by count right before, it ran flat).
+ */
+export async function warmUp(opts: Omit<LoadOptions, 'seconds' | 'requests' | 'rate' | 'serverPid'>): Promise<LoadResult> {
+  const w = await load('warm', { ...opts, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
+  console.log(`warm-up of ${opts.base}${opts.path().replace(/\?.*/, '')}: ${w.total} requests in ${w.elapsed} s`);
+  return w;
+}
+
 /**
  * Drives `path()` (a fresh path per request): paced at `rate` (openLoop), or else with autocannon, its
  * responses bucketed per second. Either way with the cores the run used (LoadResult.machine).

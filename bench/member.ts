@@ -6,7 +6,7 @@
  */
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, startBenchApp, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, startBenchApp, stopProcess, waitForHttp, warmUp, type LoadResult } from './lib';
 
 const DB_NAME = 'carebase_bench_member';
 const DATABASE_URL = `postgres://postgres@127.0.0.1:5432/${DB_NAME}`;
@@ -74,7 +74,7 @@ export async function benchMember(): Promise<void> {
       if (r.path() === '/me' && !text.includes('Action 0')) throw new Error('/me does not show the care plan');
     }
     for (const r of runs) {
-      await load('warm', { base, path: r.path, headers: r.headers, token: '', connections: 20, seconds: 3 });
+      await warmUp({ base, path: r.path, headers: r.headers, token: '', connections: 20 });
       const full: LoadResult = await load(r.name, { base, path: r.path, headers: r.headers, token: '', connections: 20, seconds: SECONDS });
       const half = await load(r.name, { base, path: r.path, headers: r.headers, token: '', connections: 20, seconds: SECONDS, rate: full.rps / 2 });
       rows.push({ route: r.name, 'req/s': Math.round(full.rps), 'p50 ms': full.p50, 'p99 ms': full.p99, 'half-load req/s': Math.round(half.rps), 'half p50 ms': half.p50, 'half p99 ms': half.p99, errors: full.errors + full.non2xx + half.errors + half.non2xx });

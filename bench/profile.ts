@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { Agent, request } from 'undici';
-import { cpuByProcess, ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, runAll, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp } from './lib';
+import { cpuByProcess, ensureBuild, freshBenchDatabase, load, memberSessionCookie, printTable, runAll, startBenchApp, startReceiverProcess, stopProcess, waitForAll, waitForHttp, warmUp } from './lib';
 
 const ROUTE = process.env.BENCH_PROFILE_ROUTE ?? 'actor';
 const WRITES = ROUTE === 'enrol';
@@ -82,7 +82,7 @@ export async function benchProfile(): Promise<void> {
       console.log(`profiled enrol: ${Math.round(r.latencies.length / r.seconds)} req/s under the profiler`);
       await agent.close();
     } else {
-      await load('warm', { base: `http://127.0.0.1:${PORT}`, path: pathOf, headers, token: API_KEY, connections: 20, seconds: 5 });
+      await warmUp({ base: `http://127.0.0.1:${PORT}`, path: pathOf, headers, token: API_KEY, connections: 20 });
       measured.from = monotonicUs();
       const r = await load(route, { base: `http://127.0.0.1:${PORT}`, path: pathOf, headers, token: API_KEY, connections: 20, seconds: 20 });
       measured.to = monotonicUs();

@@ -4,7 +4,7 @@
  * a member; beside a bare node:http + postgres.js server running the same SQL (the ceiling).
  */
 import postgres from 'postgres';
-import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, startCeilingProcess, stopProcess, waitForHttp, type LoadResult } from './lib';
+import { benchServerMemoryNote, ensureBuild, freshBenchDatabase, load, printTable, startBenchApp, startCeilingProcess, stopProcess, waitForHttp, warmUp, type LoadResult } from './lib';
 import { markCompactRow, watchMarkCompacts } from './gc-windows';
 
 const DB_NAME = 'carebase_bench';
@@ -19,13 +19,8 @@ const API_KEY = 'cb_key_bench_records_0123456789abcdef';
 const MEMBERS = 1000;
 const RECORDS = 200_000;
 const TYPES = ['profile', 'preferences', 'consent', 'contact', 'notes'];
-/** Each route's warm-up: this many answers, or this many seconds if the route is slower than that. */
-const WARM_REQUESTS = Number(process.env.BENCH_WARM_REQUESTS ?? 20_000);
-const WARM_MAX_SECONDS = 60;
-
-/** Warms `path` on the server at `port` (see benchRecords for why it is sized in requests). */
-const warmUp = (port: number, path: () => string, connections: number) =>
-  load('warm', { base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections, seconds: WARM_MAX_SECONDS, requests: WARM_REQUESTS });
+/** Warms `path` on the server at `port` (bench/lib's warmUp: BENCH_WARM_REQUESTS answers, or 60 s). */
+const warmAt = (port: number, path: () => string, connections: number) => warmUp({ base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections });
 
 async function prepareDatabase(): Promise<{ projectId: number; firstMember: number }> {
   const { projectId } = await freshBenchDatabase(DB_NAME, API_KEY);
@@ -93,8 +88,7 @@ export async function benchRecords(): Promise<void> {
     // warmed up front, two to four minutes of other phases away, the app's actor route and the fixed floor
     // still rose by 9 % and 46 % from their first tenth to their last (fifty-sixth pass).
     const measured = async (name: string, port: number, path: () => string) => {
-      const w = await warmUp(port, path, CONNECTIONS);
-      console.log(`warm-up for ${name.replace(/\s+/g, ' ')}: ${w.total} requests in ${w.elapsed} s`);
+      await warmAt(port, path, CONNECTIONS);
       return run(name, port, path);
     };
     const results: LoadResult[] = [];
@@ -188,7 +182,7 @@ async function twoInstances(fields: LoadResult, actor: LoadResult, fieldsCeiling
       ['GET /record/<type>?actorId=', actorPath, actor, actorCeiling],
     ] as const) {
       // The second instance starts cold: warm each as the single one was, with its own WARM_REQUESTS.
-      await Promise.all([APP_PORT, SECOND_APP_PORT].map((port) => warmUp(port, path, CONNECTIONS / 2)));
+      await Promise.all([APP_PORT, SECOND_APP_PORT].map((port) => warmAt(port, path, CONNECTIONS / 2)));
       const [a, b] = await both(label, path, SECONDS);
       const rps = a!.rps + b!.rps;
       rows.push({
