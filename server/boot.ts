@@ -4,7 +4,7 @@ import { getEnv, type Env } from './env';
 import { startEmbeddedExecutor, stopExecutor } from './executor';
 import { startExecutorThread, stopExecutorThread } from './executor/thread';
 import { applyHeapGrowing } from './heap';
-import { installRequestEntryPolicy } from './http/request-entry';
+import { closeHttpServers, installRequestEntryPolicy } from './http/request-entry';
 
 const BOOTED = Symbol.for('carebase.booted');
 type G = typeof globalThis & { [BOOTED]?: boolean };
@@ -22,8 +22,10 @@ export type BootOptions = {
  * Server start, once per process: validate env (a bad variable stops the process here, naming it), set
  * V8's heap-growing factor (server/heap.ts), install the forwarding-header policy before the first
  * request, open the database (warming PGlite up), apply migrations, seed an empty database, start
- * background work, and close the database cleanly on SIGINT/SIGTERM so a restart of PGlite is not a crash
- * recovery (NEXT_MANUAL_SIG_HANDLE=true leaves the signals to us). Next calls it from instrumentation;
+ * background work, and on SIGINT/SIGTERM answer the requests in flight (closeHttpServers, up to
+ * CAREBASE_SHUTDOWN_GRACE_SECONDS) and stop background work, then close the database cleanly so a restart
+ * of PGlite is not a crash recovery (NEXT_MANUAL_SIG_HANDLE=true leaves the signals to us, and with them
+ * Next's own closing of its server, which this replaces). Next calls it from instrumentation;
  * tests that serve HTTP call it first, with options.
  */
 export async function bootServer(options: BootOptions = {}): Promise<void> {
@@ -52,8 +54,11 @@ export async function bootServer(options: BootOptions = {}): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: closing the database…`);
-    Promise.all([stopExecutorThread(), stopExecutor()])
+    console.log(`${signal}: answering the requests in flight, then closing the database…`);
+    const requests = closeHttpServers(env.CAREBASE_SHUTDOWN_GRACE_SECONDS * 1000).then((cut) => {
+      if (cut) console.error(`${signal}: ${cut} request(s) still unanswered after ${env.CAREBASE_SHUTDOWN_GRACE_SECONDS} s (CAREBASE_SHUTDOWN_GRACE_SECONDS) were cut`);
+    });
+    Promise.all([requests, stopExecutorThread(), stopExecutor()])
       .then(() => closeDb())
       .catch((e: unknown) => console.error('Error while closing the database', (e as Error).name))
       .finally(() => process.exit(0));

@@ -79,6 +79,9 @@ const schema = z
     // How far V8 lets the heap grow past what survived the last full collection before the next one
     // (V8's --heap-growing-percent, set at boot; 0, the default, leaves V8's own factor). See server/heap.ts.
     CAREBASE_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(0),
+    // On SIGTERM/SIGINT, how long the server waits for the requests it is serving before it closes the
+    // database under them (Docker kills 10 s after its SIGTERM; Kubernetes 30 s by default).
+    CAREBASE_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(8),
   })
   .superRefine((env, ctx) => {
     if (!env.DATABASE_URL && env.EXECUTOR_THREAD) {

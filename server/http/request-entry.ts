@@ -5,7 +5,8 @@ import { problemBody } from './problem';
 
 const FORWARDED = ['x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-port', 'forwarded', 'x-real-ip'];
 const KEY = Symbol.for('carebase.requestEntryPolicy');
-type G = typeof globalThis & { [KEY]?: { trustProxy: boolean } };
+type State = { trustProxy: boolean; closing: boolean; servers: Set<http.Server>; open: Set<http.ServerResponse>; drained?: () => void };
+type G = typeof globalThis & { [KEY]?: State };
 
 /**
  * What happens to a request where it enters the process, before Next sees it. Installed once per process
@@ -15,6 +16,8 @@ type G = typeof globalThis & { [KEY]?: { trustProxy: boolean } };
  *   fake address to dodge the limits on failed sign-ins, a host to point `Location` elsewhere). Next keeps
  *   such headers when present and fills them from the socket only when absent, so unless
  *   CAREBASE_TRUST_PROXY is set they are removed here.
+ * - The servers that answer and the requests unanswered are counted, and once `closeHttpServers` has
+ *   begun every answer says `Connection: close`: the process's end waits for those requests (see there).
  * - A REST path whose percent-encoding does not decode (`/member/%FF`, a lone surrogate's bytes) names
  *   nothing: 404 problem+json (answerUndecodablePath). Next would answer it with a bare 500 before any
  *   route handler runs. This was a Next proxy (middleware) once; run for every REST request it cost about
@@ -26,16 +29,61 @@ export function installRequestEntryPolicy(trustProxy: boolean): void {
     g[KEY].trustProxy = trustProxy;
     return;
   }
-  const state = (g[KEY] = { trustProxy });
+  const state: State = (g[KEY] = { trustProxy, closing: false, servers: new Set(), open: new Set() });
+  function answered(this: http.ServerResponse) {
+    state.open.delete(this);
+    if (state.open.size === 0) state.drained?.();
+  }
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
       const req = args[0] as http.IncomingMessage;
+      const res = args[1] as http.ServerResponse;
+      state.servers.add(this);
+      state.open.add(res);
+      res.once('close', answered);
+      // A keep-alive client would otherwise send its next request on a connection about to be closed.
+      if (state.closing) res.setHeader('connection', 'close');
       if (!state.trustProxy) for (const name of FORWARDED) delete req.headers[name];
-      if (answerUndecodablePath(req, args[1] as http.ServerResponse)) return true;
+      if (answerUndecodablePath(req, res)) return true;
     }
     return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
   } as typeof emit;
+}
+
+/**
+ * The first half of a graceful stop (SIGTERM from Docker, Kubernetes or a rolling deploy): stop accepting
+ * connections, close the idle ones, and wait up to `graceMs` for the requests being served to be answered
+ * (each answer closes its connection), so that the database closes under none of them. Node's
+ * `server.close()` alone leaves keep-alive connections open and serving until their idle timeout; its
+ * callback also waits for upgraded sockets (the dev server's HMR), so the wait is for requests, counted
+ * where they enter. Answers how many requests were still unanswered at the end of the grace.
+ */
+export async function closeHttpServers(graceMs: number): Promise<number> {
+  const state = (globalThis as G)[KEY];
+  if (!state) return 0;
+  state.closing = true;
+  // Answers already under way say it too, where their headers are not yet sent.
+  for (const res of state.open) if (!res.headersSent) res.setHeader('connection', 'close');
+  const servers = [...state.servers];
+  for (const s of servers) if (s.listening) s.close();
+  // A connection between two requests is idle: close those again as the busy ones finish.
+  const sweep = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 50);
+  for (const s of servers) s.closeIdleConnections();
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(finish, graceMs);
+    function finish() {
+      clearTimeout(timer);
+      state!.drained = undefined;
+      resolve();
+    }
+    if (state.open.size === 0) finish();
+    else state.drained = finish;
+  });
+  clearInterval(sweep);
+  const unanswered = state.open.size;
+  servers.forEach((s) => s.closeAllConnections());
+  return unanswered;
 }
 
 /** Answers 404 problem+json when `req` is for a REST path that is not validly percent-encoded UTF-8. */
