@@ -36,7 +36,10 @@ export function installRequestEntryPolicy(trustProxy: boolean): void {
   }
   const emit = http.Server.prototype.emit;
   http.Server.prototype.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request') {
+    // Known from its first connection or request (a connection may predate this hook, which boot
+    // installs while Next already listens): a stop before any request still closes it.
+    if (event === 'connection') state.servers.add(this);
+    else if (event === 'request') {
       const req = args[0] as http.IncomingMessage;
       const res = args[1] as http.ServerResponse;
       state.servers.add(this);
