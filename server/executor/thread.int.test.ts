@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { resetEnvForTests } from '@/server/env';
 import { workerStatus } from '@/server/events/work-notifier';
 import { newProject } from '@/server/testing/api';
 import { freePort } from '@/server/testing/free-port';
+import { startNextProcess } from '@/server/testing/next-process';
 import { startReceiver } from '@/server/testing/receiver';
 import { until } from '@/server/testing/until';
 import { executorThread, startExecutorThread, stopExecutorThread } from './thread';
@@ -125,36 +125,25 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
 
   it('runs on its thread in the production build (next start), from the build, and ends with the server on SIGTERM', async () => {
     const receiver = await startReceiver();
-    const port = await freePort();
-    const threadsFile = path.join(os.tmpdir(), `carebase-worker-threads-${process.pid}-${port}.jsonl`);
-    let output = '';
-    const child = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
-      env: {
-        ...process.env,
+    const threadsFile = path.join(os.tmpdir(), `carebase-worker-threads-${process.pid}-${Date.now()}.jsonl`);
+    let server: Awaited<ReturnType<typeof startNextProcess>> | undefined;
+    try {
+      server = await startNextProcess({
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${path.resolve('server/testing/worker-threads-probe.cjs')}`,
         WORKER_THREADS_FILE: threadsFile,
         EXECUTOR_THREAD: 'true',
-        NODE_ENV: 'production',
-        CAREBASE_AUTO_MIGRATE: 'false',
-        NEXT_MANUAL_SIG_HANDLE: 'true',
-        NEXT_TELEMETRY_DISABLED: '1',
-        WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
+        CAREBASE_EXECUTOR: 'embedded',
+      });
+      const { url } = server;
       const ready = await until(
         'the server to report its executor running',
         () =>
-          fetch(`http://127.0.0.1:${port}/api/ready`)
+          fetch(`${url}/api/ready`)
             .then(async (r) => ((await r.json()) as { executor?: string }).executor === 'running' || undefined)
             .catch(() => undefined),
         60_000,
-      ).catch((e: Error) => new Error(`${e.message}\n${output}`));
-      expect(ready, output).toBe(true);
+      ).catch((e: Error) => new Error(`${e.message}\n${server!.output}`));
+      expect(ready, server.output).toBe(true);
       // `next start` may serve from a process of its own: any thread's pool will do (this file's is stopped).
       expect(await threadConnections()).toBeGreaterThan(0);
       // One worker thread, the build's own chunk: from the sources it would be an eval worker loading tsx (a
@@ -169,11 +158,11 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('the executor on a thread of i
       await receiver.waitFor(1, 10_000);
       expect(() => verify(hook.body.secret, receiver.received[0]!)).not.toThrow();
 
-      child.kill('SIGTERM');
-      expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 20_000))]), output).toBe(0);
+      server.child.kill('SIGTERM');
+      expect(await server.exitWithin(20_000), server.output).toBe(0);
       await until('the thread\'s connections to close', async () => (await threadConnections()) === 0 || undefined, 5_000);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (server?.child.exitCode === null) server.child.kill('SIGKILL');
       fs.rmSync(threadsFile, { force: true });
       await receiver.close();
     }

@@ -1,44 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { httpApiClient, newProject } from '@/server/testing/api';
-import { freePort } from '@/server/testing/free-port';
+import { startNextProcess } from '@/server/testing/next-process';
 import { startReceiver } from '@/server/testing/receiver';
 import { until } from '@/server/testing/until';
-
-/** `next start` on the production build, as a deployment runs it, and its output so far. */
-async function startServer(env: Record<string, string> = {}) {
-  const port = await freePort();
-  const child: ChildProcess = spawn('node', ['node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      CAREBASE_AUTO_MIGRATE: 'false',
-      NEXT_MANUAL_SIG_HANDLE: 'true',
-      NEXT_TELEMETRY_DISABLED: '1',
-      WEBHOOK_ALLOWED_CIDRS: '127.0.0.1/32',
-      // No embedded executor: it would claim other test files' deliveries in the shared database.
-      CAREBASE_EXECUTOR: 'inngest',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const server = { url: `http://127.0.0.1:${port}`, port, child, output: '', exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) };
-  child.stdout!.on('data', (c: Buffer) => (server.output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (server.output += c.toString()));
-  await until(
-    'the server to be ready',
-    () =>
-      fetch(`${server.url}/api/ready`)
-        .then(async (r) => ((await r.json()) as { database?: string }).database === 'ok' || undefined)
-        .catch(() => undefined),
-    60_000,
-  ).catch((e: Error) => {
-    child.kill('SIGKILL');
-    throw new Error(`${e.message}\n${server.output}`);
-  });
-  return server;
-}
 
 /** What a new TCP connection to `port` meets: 'connected' or the error's code. */
 const connect = (port: number) =>
@@ -48,14 +13,12 @@ const connect = (port: number) =>
     socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
   });
 
-const exitWithin = (exited: Promise<number | null>, ms: number) => Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), ms))]);
-
 // A second process on the same database: PostgreSQL only (PGlite is this process's alone).
 describe.runIf(Boolean(process.env.DATABASE_URL))('stopping the server (SIGTERM, PostgreSQL)', () => {
   it('refuses new connections, answers the request in flight with Connection: close, then closes the database and exits 0', async () => {
     // The member's `before` webhook holds the request in the server, mid-operation, for 1.5 s.
     const receiver = await startReceiver(() => ({ delayMs: 1500 }));
-    const server = await startServer();
+    const server = await startNextProcess();
     try {
       const { api, apiKey } = await newProject();
       await api.post('/webhook', { display: 'Gate', url: `${receiver.url}/gate`, triggers: [{ event: 'member_create', strategy: 'before' }] });
@@ -69,7 +32,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('stopping the server (SIGTERM,
       expect(res.headers.get('connection')).toBe('close');
       // It was written before the database closed.
       expect((await api.get(`/member/${res.body.id}`)).body.name).toBe('Sent before the stop');
-      expect(await exitWithin(server.exited, 20_000), server.output).toBe(0);
+      expect(await server.exitWithin(20_000), server.output).toBe(0);
       expect(server.output).not.toMatch(/were cut|database is busy or unreachable/);
     } finally {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -80,7 +43,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('stopping the server (SIGTERM,
   it('waits for a request no longer than CAREBASE_SHUTDOWN_GRACE_SECONDS, then cuts it and says so', async () => {
     // Held for 10 s, five times the grace: the process must not wait for it.
     const receiver = await startReceiver(() => ({ delayMs: 10_000 }));
-    const server = await startServer({ CAREBASE_SHUTDOWN_GRACE_SECONDS: '2' });
+    const server = await startNextProcess({ CAREBASE_SHUTDOWN_GRACE_SECONDS: '2' });
     try {
       const { api, apiKey } = await newProject();
       await api.post('/webhook', { display: 'Slow gate', url: `${receiver.url}/slow`, triggers: [{ event: 'member_create', strategy: 'before' }] });
@@ -93,7 +56,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('stopping the server (SIGTERM,
       await receiver.waitFor(1);
       const stoppedAt = Date.now();
       server.child.kill('SIGTERM');
-      expect(await exitWithin(server.exited, 8_000), server.output).toBe(0);
+      expect(await server.exitWithin(8_000), server.output).toBe(0);
       expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(1_900);
       expect(server.output).toContain('SIGTERM: 1 request(s) still unanswered after 2 s (CAREBASE_SHUTDOWN_GRACE_SECONDS) were cut');
       // The client learns its connection was closed, with no answer; nothing was written.

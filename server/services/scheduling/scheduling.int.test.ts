@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { events } from '@/db/schema';
 import { runDueTransitions } from '@/server/jobs/run-transitions';
 import { apiClient, httpApiClient, newProject, type ApiClient } from '@/server/testing/api';
-import { freePort } from '@/server/testing/free-port';
 import { startHttpServer } from '@/server/testing/http-server';
+import { startNextProcess } from '@/server/testing/next-process';
 import { startReceiver } from '@/server/testing/receiver';
 
 const eventsNamed = async (db: any, projectId: number, name: string) => db.select().from(events).where(and(eq(events.projectId, projectId), eq(events.name, name))).orderBy(events.id);
@@ -335,41 +334,11 @@ describe('double booking over HTTP', () => {
   });
 });
 
-/** A second app process (`next start` on the same production build) sharing the test's PostgreSQL database. */
-async function startSecondApp(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('npx', ['next', 'start', '-H', '127.0.0.1', '-p', String(port)], {
-    env: { ...process.env, NODE_ENV: 'production', CAREBASE_AUTO_MIGRATE: 'false', NEXT_MANUAL_SIG_HANDLE: 'true', NEXT_TELEMETRY_DISABLED: '1', // No embedded executor: it would claim other test files' deliveries in the shared database.
-      CAREBASE_EXECUTOR: 'inngest' },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; ) {
-    const ready = await fetch(`${url}/api/ready`)
-      .then(async (r) => ((await r.json()) as { database?: string }).database === 'ok')
-      .catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error('the second app process did not become ready');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    stop: async () => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    },
-  };
-}
-
 describe.runIf(Boolean(process.env.DATABASE_URL))('double booking across two app processes (PostgreSQL)', () => {
-  let second: Awaited<ReturnType<typeof startSecondApp>>;
+  // A second app process (`next start` on the same production build) sharing the test's database.
+  let second: Awaited<ReturnType<typeof startNextProcess>>;
   beforeAll(async () => {
-    second = await startSecondApp();
+    second = await startNextProcess();
   }, 90_000);
   afterAll(() => second?.stop());
 
