@@ -56,11 +56,11 @@ export function installRequestEntryPolicy(trustProxy: boolean): void {
 
 /**
  * The first half of a graceful stop (SIGTERM from Docker, Kubernetes or a rolling deploy): stop accepting
- * connections, close the idle ones, and wait up to `graceMs` for the requests being served to be answered
- * (each answer closes its connection), so that the database closes under none of them. Node's
- * `server.close()` alone leaves keep-alive connections open and serving until their idle timeout; its
- * callback also waits for upgraded sockets (the dev server's HMR), so the wait is for requests, counted
- * where they enter. Answers how many requests were still unanswered at the end of the grace.
+ * connections (Node's `server.close()` also closes the idle ones) and wait up to `graceMs` for the requests
+ * being served, whose answers now close their connections, so that the database closes under none of
+ * them. The wait is for requests, counted where they enter: `server.close()`'s callback would wait for
+ * every socket, keep-alive ones until their idle timeout and upgraded ones (the dev server's HMR) for good.
+ * Answers how many requests were still unanswered at the end of the grace; their connections are cut.
  */
 export async function closeHttpServers(graceMs: number): Promise<number> {
   const state = (globalThis as G)[KEY];
@@ -68,24 +68,14 @@ export async function closeHttpServers(graceMs: number): Promise<number> {
   state.closing = true;
   // Answers already under way say it too, where their headers are not yet sent.
   for (const res of state.open) if (!res.headersSent) res.setHeader('connection', 'close');
-  const servers = [...state.servers];
-  for (const s of servers) if (s.listening) s.close();
-  // A connection between two requests is idle: close those again as the busy ones finish.
-  const sweep = setInterval(() => servers.forEach((s) => s.closeIdleConnections()), 50);
-  for (const s of servers) s.closeIdleConnections();
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(finish, graceMs);
-    function finish() {
-      clearTimeout(timer);
-      state!.drained = undefined;
-      resolve();
-    }
-    if (state.open.size === 0) finish();
-    else state.drained = finish;
-  });
-  clearInterval(sweep);
+  for (const s of state.servers) if (s.listening) s.close();
+  let timer: NodeJS.Timeout | undefined;
+  const drained = state.open.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (state.drained = resolve));
+  await Promise.race([drained, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+  clearTimeout(timer);
+  state.drained = undefined;
   const unanswered = state.open.size;
-  servers.forEach((s) => s.closeAllConnections());
+  for (const s of state.servers) s.closeAllConnections();
   return unanswered;
 }
 
