@@ -68,7 +68,7 @@ export function relative(value: string | Date, now: Date = new Date()): string {
   return Math.abs(diff) < 45_000 ? 'now' : relativeFormat.format(Math.round(diff / 60_000), 'minute');
 }
 
-/** How long ago, as a length of time: "5 minutes", "3 hours", "2 days". */
+/** How long ago, as a length of time: "less than a minute", "1 minute", "3 hours", "2 days". */
 export function elapsed(value: string | Date, now: Date = new Date()): string {
   const ms = Math.max(0, now.getTime() - toDate(value).getTime());
   for (const [unit, size] of UNITS) {
@@ -77,6 +77,5 @@ export function elapsed(value: string | Date, now: Date = new Date()): string {
       return `${n} ${unit}${n === 1 ? '' : 's'}`;
     }
   }
-  const minutes = Math.floor(ms / 60_000);
-  return minutes <= 1 ? 'a minute' : `${minutes} minutes`;
+  return 'less than a minute';
 }
