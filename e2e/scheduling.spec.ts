@@ -26,9 +26,15 @@ test('a coordinator creates a schedule and books a member from the calendar; the
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Clinic ${tag}`);
   await expect(page.getByText('Times in Europe/Amsterdam')).toBeVisible();
 
+  // Last week's days are past: each says so, rather than "Nothing free" as a full day would.
+  const week = page.getByRole('list', { name: 'Week' });
+  await page.getByRole('button', { name: 'Previous week' }).click();
+  await expect(week.getByRole('listitem').filter({ hasText: 'In the past' })).toHaveCount(7);
+  await expect(week.getByText('Nothing free')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Today' }).click();
+
   // Next week: every weekday has free slots; book the first of Monday.
   await page.getByRole('button', { name: 'Next week' }).click();
-  const week = page.getByRole('list', { name: 'Week' });
   const monday = week.getByRole('listitem').first();
   await monday.getByRole('button', { name: '09:00 free' }).click();
   const panel = page.getByRole('form', { name: 'Book this slot' });

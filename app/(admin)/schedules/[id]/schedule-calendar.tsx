@@ -90,7 +90,8 @@ export function ScheduleCalendar({ schedule }: { schedule: ScheduleDto }) {
                   <h3 className="mb-2 text-xs font-semibold uppercase tracking-wide text-slate-600">
                     {dayLabel(date)} {date === today && <span className="normal-case text-brand-700">(today)</span>}
                   </h3>
-                  {items.length === 0 && <p className="text-xs text-slate-600">Nothing free</p>}
+                  {/* A past day has no free slot by definition: say why it is empty. */}
+                  {items.length === 0 && <p className="text-xs text-slate-600">{date < today ? 'In the past' : 'Nothing free'}</p>}
                   <ul className="space-y-1">
                     {items.map((item) =>
                       item.kind === 'slot' ? (
