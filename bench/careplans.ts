@@ -134,10 +134,9 @@ export async function benchCareplans(): Promise<void> {
   let app: ChildProcess | undefined;
   try {
     // The template, through the app's REST; then the ceiling, warmed, serves one client with no app
-    // running: the machine's floor for the 1-client goal. With the app beside it (the pass below), the
-    // app's scheduler applies a transition for each of the ceiling's enrolments too (their first activity
-    // starts at once), and the ceiling's own p99 rose from 11-12 ms alone to 21-28 (decision 0014's log,
-    // fifty-eighth pass).
+    // running: the machine's floor for the 1-client goal. Beside the app (the pass below), the app's
+    // scheduler also applies a transition for each of the ceiling's enrolments (their first activity starts
+    // at once), on the same two cores (decision 0014's log, fifty-eighth pass).
     const setup = startBenchApp(PORT, DATABASE_URL, { DB_POOL_MAX: String(POOL) });
     await waitForHttp(`http://127.0.0.1:${PORT}/api/v1/openapi.json`);
     const code = (await appClient.call('POST', '/observation-code', { slug: 'reference-date', display: 'Reference date', type: 'date' })).json as { id: number };
