@@ -69,15 +69,15 @@ test('an admin builds a template, enrols a member, sets the reference date and s
   await expect(timeline.getByRole('listitem', { name: /^Check-up/ })).toHaveCount(0);
 
   // The reference date creates the anchored activity; changing it moves it.
-  await page.getByRole('list', { name: 'Reference dates' }).getByLabel(`Surgery ${tag}`).fill('2027-01-15');
-  await page.getByRole('button', { name: 'Set surgery' }).click();
+  await page.getByRole('list', { name: 'Reference dates' }).getByLabel(`Surgery ${tag}`, { exact: true }).fill('2027-01-15');
+  await page.getByRole('button', { name: `Set date: Surgery ${tag}`, exact: true }).click();
   await expect(timeline.getByRole('listitem', { name: /^Check-up, proposed, from 22 Jan 2027/ })).toBeVisible();
   await snap(page, 'careplan-timeline');
-  await page.getByRole('list', { name: 'Reference dates' }).getByLabel(`Surgery ${tag}`).fill('2027-02-01');
-  await page.getByRole('button', { name: 'Change surgery' }).click();
+  await page.getByRole('list', { name: 'Reference dates' }).getByLabel(`Surgery ${tag}`, { exact: true }).fill('2027-02-01');
+  await page.getByRole('button', { name: `Change date: Surgery ${tag}`, exact: true }).click();
   await expect(timeline.getByRole('listitem', { name: /^Check-up, proposed, from 8 Feb 2027/ })).toBeVisible();
   page.once('dialog', (d) => void d.accept());
-  await page.getByRole('button', { name: 'Clear date' }).click();
+  await page.getByRole('button', { name: `Clear date: Surgery ${tag}`, exact: true }).click();
   await expect(timeline.getByRole('listitem', { name: /^Check-up, cancelled/ })).toBeVisible();
 
   // The member's page lists the care plan.

@@ -60,15 +60,18 @@ function ParameterRow({ careplanId, parameter, input, disabled }: { careplanId: 
       <Button
         variant="secondary"
         disabled={disabled || !value || value === current}
+        // Named after the date it sets (a plan with two dates has two such buttons), starting with what it shows.
+        aria-label={`${current ? 'Change date' : 'Set date'}: ${label}`}
         busy={save.isPending && save.variables?.changes.observation !== undefined}
         onClick={() => save.mutate({ id: parameter.id, changes: { observation: { value, observedAt: new Date().toISOString() } } })}
       >
-        {current ? `Change ${input?.key ?? 'date'}` : `Set ${input?.key ?? 'date'}`}
+        {current ? 'Change date' : 'Set date'}
       </Button>
       {current && (
         <Button
           variant="ghost"
           disabled={disabled}
+          aria-label={`Clear date: ${label}`}
           busy={save.isPending && save.variables?.changes.observationId === null}
           onClick={() => {
             if (window.confirm(`Clear ${label}? Open activities anchored on it are cancelled.`)) {
