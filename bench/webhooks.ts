@@ -196,7 +196,7 @@ export async function benchWebhooks(): Promise<void> {
   // known time. Beside it, what a drain does to the server's requests: `GET /member/{id}` at 100/s, first
   // with nothing to deliver, then from the drain's first arrival to its last.
   await ensureBuild();
-  const served: { where: string; rate: number; alone: number[]; during: number[]; rssIdle: number; rssAfter: number }[] = [];
+  const served: { where: string; rate: number; alone: number[]; during: number[]; rssIdle: number; rssAfter: number; readCpu: { server: number; postgres: number } }[] = [];
   for (const [where, thread] of [['on its own thread', 'true'], ["on the server's event loop", 'false']] as const) {
     for (let i = 0; i < OPERATIONS; i++) await createMember(ctx, { name: `served ${i}` });
     // Held by row locks in an open transaction, which the executor's claim (SKIP LOCKED) passes over.
@@ -239,10 +239,12 @@ export async function benchWebhooks(): Promise<void> {
       }
       const rssIdle = largestRssMb(app.pid);
       // 5 s of reads with nothing due; the first second (the client's connections) is not counted. The
-      // server's CPU meanwhile is what the reads cost it a second, taken off its share of the drain below.
-      const readsFrom = { cpu: cpuByProcess({ executor: app.pid }).executor!, at: performance.now() };
+      // server's CPU and PostgreSQL's meanwhile are what the reads (and the server's idle background work:
+      // its pollers) cost each a second, taken off their shares of the drain below.
+      const readsFrom = { cpu: cpuByProcess({ executor: app.pid }), at: performance.now() };
       const alone = await openLoop(Array.from({ length: 5 * READS_PER_S }), READS_PER_S, read, READS_PER_S);
-      const readCpuPerS = (cpuByProcess({ executor: app.pid }).executor! - readsFrom.cpu) / ((performance.now() - readsFrom.at) / 1000);
+      const readsTo = { cpu: cpuByProcess({ executor: app.pid }), at: performance.now() };
+      const readCpuPerS = (name: string) => (readsTo.cpu[name]! - readsFrom.cpu[name]!) / ((readsTo.at - readsFrom.at) / 1000);
       const inServer = { executor: app.pid, receiver: receiver.pid };
       const start = runStart(inServer);
       lift();
@@ -253,14 +255,15 @@ export async function benchWebhooks(): Promise<void> {
       const arrivals = await waitForAll(receiver, deliveriesTotal, 120_000);
       drained = true;
       // From the letting go to the last arrival. The machine's view includes the reads and the bench process
-      // sending them; the CPU a delivery leaves out what the reads cost the server over that time.
-      runEnd(`executor in the app server, ${where}: drain`, start, inServer, arrivals.length, readCpuPerS * ((performance.now() - start.machine.at) / 1000));
+      // sending them; the CPU a delivery leaves out what the reads cost the server and PostgreSQL over that time.
+      const seconds = (performance.now() - start.machine.at) / 1000;
+      runEnd(`executor in the app server, ${where}: drain`, start, inServer, arrivals.length, { executor: readCpuPerS('executor') * seconds, postgres: readCpuPerS('postgres') * seconds });
       const times = arrivals.map((a) => a[1]);
       // Arrival times are the receiver's Date.now(); the reads' are this process's performance.now().
       const lastArrival = Math.max(...times) - Date.now() + performance.now();
       const during = (await reading).spans.filter((span) => span.due <= lastArrival).map((span) => span.done - span.due);
       const rate = Math.round((arrivals.length - 1) / ((Math.max(...times) - Math.min(...times)) / 1000));
-      served.push({ where, rate, alone: alone.latencies, during, rssIdle, rssAfter: largestRssMb(app.pid) });
+      served.push({ where, rate, alone: alone.latencies, during, rssIdle, rssAfter: largestRssMb(app.pid), readCpu: { server: readCpuPerS('executor'), postgres: readCpuPerS('postgres') } });
       rows.push({ run: `executor in the app server, ${where}: drain ${deliveriesTotal} deliveries`, deliveries: arrivals.length, 'deliveries/s': served.at(-1)!.rate, 'p50 ms': '-', 'p99 ms': '-' });
       receiver.reset();
     } finally {
@@ -289,7 +292,7 @@ export async function benchWebhooks(): Promise<void> {
   ]);
   const requestCeiling = ceilings.find((c) => c.name === 'request')!.rate;
   printTable(
-    `CPU a post or delivery, by process (the client's or the executor's: this process, or the app server less its reads' CPU), and the rate that CPU allows with all ${MACHINE_CORES} cores busy`,
+    `CPU a post or delivery, by process (the client's or the executor's: this process, or the app server; the server's drains less what its reads cost it and PostgreSQL), and the rate that CPU allows with all ${MACHINE_CORES} cores busy`,
     cpuRows.map((row) => {
       const bound = (MACHINE_CORES * 1e6) / Number(row['total µs']);
       return { ...row, [`/s with ${MACHINE_CORES} cores busy`]: Math.round(bound), 'that, of the `request` ceiling': `${Math.round((bound / requestCeiling) * 100)} %` };
@@ -297,10 +300,12 @@ export async function benchWebhooks(): Promise<void> {
   );
   printTable(`the machine during each run, cores of ${MACHINE_CORES} (/proc/stat), beside the CPU of the named processes (/proc/<pid>/stat: the client or executor, the receiver, PostgreSQL)`, machineRows);
   printTable("this process's event loop: the ceiling's client, and the executor draining (busy: not waiting in epoll; on a CPU: the main thread's CPU time)", loopRows);
+  // The CPU columns: what the reads alone (with the server's idle pollers) cost a second, taken off the
+  // server's and PostgreSQL's shares of its drain in the CPU table above.
   printTable(`GET /member/{id} at ${READS_PER_S}/s in the app server, alone and during the drain`, [
-    ...served.flatMap(({ where, alone, during }) => [
-      { executor: where, reads: 'alone', n: alone.length, 'p50 ms': ms(alone, 50), 'p99 ms': ms(alone, 99), 'max ms': ms(alone, 100) },
-      { executor: where, reads: 'during the drain', n: during.length, 'p50 ms': ms(during, 50), 'p99 ms': ms(during, 99), 'max ms': ms(during, 100) },
+    ...served.flatMap(({ where, alone, during, readCpu }) => [
+      { executor: where, reads: 'alone', n: alone.length, 'p50 ms': ms(alone, 50), 'p99 ms': ms(alone, 99), 'max ms': ms(alone, 100), 'server CPU ms/s': Math.round(readCpu.server * 1000), 'PostgreSQL CPU ms/s': Math.round(readCpu.postgres * 1000) },
+      { executor: where, reads: 'during the drain', n: during.length, 'p50 ms': ms(during, 50), 'p99 ms': ms(during, 99), 'max ms': ms(during, 100), 'server CPU ms/s': '-', 'PostgreSQL CPU ms/s': '-' },
     ]),
   ]);
 }
@@ -355,13 +360,14 @@ function runStart(processes: Record<string, number | undefined>): RunStart {
   return { machine: machineCpu(), cpu: cpuByProcess(processes) };
 }
 /**
- * A run's machine row and its CPU a delivery, from one reading at its end; `lessExecutorSeconds` is taken
- * off the executor's share only (the app server's reads beside its drain).
+ * A run's machine row and its CPU a delivery, from one reading at its end; `less` is CPU seconds taken off
+ * the named processes' shares of the delivery (the app server's reads beside its drain: the server's and
+ * PostgreSQL's).
  */
-function runEnd(run: string, start: RunStart, processes: Record<string, number | undefined>, deliveries: number, lessExecutorSeconds = 0): void {
+function runEnd(run: string, start: RunStart, processes: Record<string, number | undefined>, deliveries: number, less: Record<string, number> = {}): void {
   const cpu = cpuByProcess(processes);
   machineRow(run, start.machine, machineCpu(), start.cpu, cpu);
-  cpu.executor! -= lessExecutorSeconds;
+  for (const [name, seconds] of Object.entries(less)) cpu[name]! -= seconds;
   cpuRows.push({ run, ...cpuSpent(start.cpu, cpu, deliveries) });
 }
 
