@@ -9,8 +9,10 @@ const P = sql.placeholder;
 /**
  * The record list is the hottest query of the API, so each filter combination is a prepared statement:
  * planned once per connection instead of once per request. Not the `fields` filter: a generic plan cannot
- * see the filter's selectivity (and would choose between the GIN index and the id order blindly), so
- * `fields` queries are planned each time with their value (see listRecords).
+ * see the filter's selectivity (and would choose between the GIN index and the id order blindly). Its query
+ * is built per request (see listRecords); postgres.js still prepares it by its text, and PostgreSQL's plan
+ * cache has planned it with each value (custom plans, about 0.1 ms each: docs/decisions/0014-performance-log,
+ * sixty-eighth pass).
  */
 function build(db: Db, v: Variant, name: string) {
   const where: SQL[] = [eq(records.projectId, P('projectId')), gt(records.id, P('afterId'))];
