@@ -4,8 +4,9 @@
 // really held, as opposed to garbage not yet collected; and the minute's lowest RSS, the process's size
 // at the bottom of the collector's sawtooth rather than wherever one sample falls on it. With
 // MEMORY_PROBE_FULL_GC=1 each sample first runs a full collection and also records RSS and heap just after
-// it: what the process holds, free of where the sawtooth stood (at a cost: in the sixty-ninth pass's soak the server ran
-// 16-20 mark-compacts a minute with it, against about 2 without). Not part of the app.
+// it: what the process holds, free of where the sawtooth stood. It costs more than that one collection: in
+// the sixty-ninth pass's soak the server ran 16-20 mark-compacts a minute with it, about 2 without. Not
+// part of the app.
 // NODE_OPTIONS' --require runs in worker threads too: each thread samples its own heap, event loop and
 // collections, and its line carries its threadId (0 on the main thread). RSS is the process's, shared by
 // its threads (the executor's thread, server/executor/thread.ts, has its heap in its own lines).

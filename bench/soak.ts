@@ -41,8 +41,8 @@ const STATEMENTS_FILE = path.resolve('bench/results/soak-statements.json');
  * RSS and heap just after it, a leak measure that does not depend on where V8's sawtooth stood (RSS
  * sampled each minute swung by 200 MB in the twenty-fourth pass's soak). The default soak leaves it off:
  * it costs more than its own collection a minute. In the sixty-ninth pass the server ran 16-20
- * mark-compacts a minute before anything else changed (about 2 in the default hours), and the reads' p99
- * was 241 ms against 91-129, so read only its memory figures.
+ * mark-compacts a minute with it, before any heap snapshot (about 2 in the default hours), and the reads'
+ * p99 was 241 ms against 91-129: read only its memory figures.
  */
 const FULL_GC = process.env.SOAK_FULL_GC === '1';
 /**
