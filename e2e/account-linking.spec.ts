@@ -1,36 +1,14 @@
 import http from 'node:http';
-import net from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
-import Provider from 'oidc-provider';
+import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
 import { navigate, signIn as staffSignIn, snap, unique } from './helpers';
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-async function signInWithProvider(page: Page, display: string, login: string) {
-  await page.goto('/login');
-  await page.getByRole('button', { name: display }).click();
-  // oidc-provider's development login and consent screens.
-  await page.locator('input[name="login"]').fill(login);
-  await page.locator('input[name="password"]').fill('anything');
-  await page.getByRole('button', { name: 'Sign-in' }).click();
-  const consent = page.getByRole('button', { name: 'Continue' });
-  if (await consent.isVisible().catch(() => false)) await consent.click();
-}
+import { listenOnLoopback, signInWithProvider, startIdentityProvider } from './oidc';
 
 test('a member signs in through an OpenID Connect provider and sees only the records they may read', async ({ page, request }) => {
   const api = async (method: 'post' | 'get', path: string, data?: unknown) => {
     const res = await request[method](`/api/v1${path}`, { data, headers: { authorization: `Bearer ${E2E.apiKey}` } });
     return { status: res.status(), body: await res.json().catch(() => undefined) };
   };
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
   const tag = unique('oidc');
   const email = `${tag}@example.org`;
 
@@ -49,29 +27,10 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
   });
   expect((await api('post', '/careplan', { definitionId: plan.body.id, subjectId: member.id })).status).toBe(201);
   const display = `Sign in with ${tag}`;
-  const idp = await api('post', '/identity-provider', { display, issuer, clientId: 'carebase-e2e', clientSecret: 'e2e-client-secret' });
-  expect(idp.status).toBe(201);
-
-  const accounts: Record<string, Record<string, unknown>> = {
+  const provider = await startIdentityProvider(request, display, {
     [tag]: { email, name: 'Oidc Member', email_verified: true },
     [`${tag}-stranger`]: { email: `stranger-${tag}@example.org`, name: 'Stranger' },
-  };
-  const oidc = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'carebase-e2e',
-        client_secret: 'e2e-client-secret',
-        redirect_uris: [`${E2E.baseURL}/api/auth/callback/idp-${idp.body.id}`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
-    conformIdTokenClaims: false,
-    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...(accounts[sub] ?? {}) }) }),
   });
-  const server = http.createServer(oidc.callback());
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
 
   try {
     await signInWithProvider(page, display, tag);
@@ -102,8 +61,7 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
 
     // With a handle webhook that names nobody in the project, a new account is refused.
     const hook = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"memberId": 2147483000}'));
-    const hookPort = await freePort();
-    await new Promise<void>((r) => hook.listen(hookPort, '127.0.0.1', r));
+    const hookPort = await listenOnLoopback(hook);
     const webhook = await api('post', '/webhook', {
       display: 'link',
       url: `http://127.0.0.1:${hookPort}/link`,
@@ -122,8 +80,7 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
       await new Promise((r) => hook.close(r));
     }
   } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await provider.close();
   }
 });
 

@@ -1,15 +1,22 @@
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import type { APIRequestContext, Page } from '@playwright/test';
 import Provider from 'oidc-provider';
 import { E2E } from '../playwright.config';
 
-export async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
+/**
+ * Listens on a port of the kernel's choosing on 127.0.0.1 and answers it. Asking for a free port, closing
+ * it and listening on it later left a window in which another process (or an outgoing connection) could
+ * take it; a failed listen also rejects here instead of leaving an unhandled 'error' event.
+ */
+export function listenOnLoopback(server: net.Server): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve((server.address() as net.AddressInfo).port);
+    });
+  });
 }
 
 /**
@@ -17,13 +24,23 @@ export async function freePort(): Promise<number> {
  * provider named `display`; `accounts` are the people it knows, by login. Close it when done.
  */
 export async function startIdentityProvider(request: APIRequestContext, display: string, accounts: Record<string, Record<string, unknown>>) {
-  const port = await freePort();
+  // The issuer's URL names the port, so the server listens before the provider exists; until then it answers 503.
+  let handle: http.RequestListener = (_req, res) => void res.writeHead(503).end();
+  const server = http.createServer((req, res) => handle(req, res));
+  const port = await listenOnLoopback(server);
   const issuer = `http://127.0.0.1:${port}`;
+  const close = async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  };
   const res = await request.post('/api/v1/identity-provider', {
     data: { display, issuer, clientId: 'carebase-e2e', clientSecret: 'e2e-client-secret' },
     headers: { authorization: `Bearer ${E2E.apiKey}` },
   });
-  if (res.status() !== 201) throw new Error(`identity provider: ${res.status()} ${await res.text()}`);
+  if (res.status() !== 201) {
+    await close();
+    throw new Error(`identity provider: ${res.status()} ${await res.text()}`);
+  }
   const idp = (await res.json()) as { id: number };
   const oidc = new Provider(issuer, {
     clients: [
@@ -39,15 +56,8 @@ export async function startIdentityProvider(request: APIRequestContext, display:
     conformIdTokenClaims: false,
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, ...(accounts[sub] ?? {}) }) }),
   });
-  const server = http.createServer(oidc.callback());
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return {
-    id: idp.id,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  handle = oidc.callback();
+  return { id: idp.id, close };
 }
 
 /** Signs in on /login with the provider's button and oidc-provider's development login and consent screens. */
