@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-const PORT = 3100;
+// E2E_PORT: .ci/run picks another when something already listens on 3100 (with CI=true Playwright will not reuse it).
+const PORT = Number(process.env.E2E_PORT || 3100);
 export const E2E = {
   // next-auth builds OpenID Connect callback URLs from Next's own request URL, which says localhost.
   baseURL: `http://localhost:${PORT}`,
