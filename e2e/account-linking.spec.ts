@@ -1,8 +1,8 @@
-import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { E2E } from '../playwright.config';
+import { startReceiver } from '../server/testing/receiver';
 import { navigate, signIn as staffSignIn, snap, unique } from './helpers';
-import { listenOnLoopback, signInWithProvider, startIdentityProvider } from './oidc';
+import { signInWithProvider, startIdentityProvider } from './oidc';
 
 test('a member signs in through an OpenID Connect provider and sees only the records they may read', async ({ page, request }) => {
   const api = async (method: 'post' | 'get', path: string, data?: unknown) => {
@@ -60,11 +60,10 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
     await expect(page).toHaveURL(/\/login/);
 
     // With a handle webhook that names nobody in the project, a new account is refused.
-    const hook = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"memberId": 2147483000}'));
-    const hookPort = await listenOnLoopback(hook);
+    const hook = await startReceiver(() => ({ body: '{"memberId": 2147483000}' }));
     const webhook = await api('post', '/webhook', {
       display: 'link',
-      url: `http://127.0.0.1:${hookPort}/link`,
+      url: `${hook.url}/link`,
       triggers: [{ event: 'account_link', strategy: 'handle' }],
     });
     expect(webhook.status).toBe(201);
@@ -76,8 +75,7 @@ test('a member signs in through an OpenID Connect provider and sees only the rec
       expect((await api('get', `/member?email=stranger-${tag}@example.org`)).body).toEqual([]);
     } finally {
       await request.delete(`/api/v1/webhook/${webhook.body.id}`, { headers: { authorization: `Bearer ${E2E.apiKey}` } });
-      hook.closeAllConnections();
-      await new Promise((r) => hook.close(r));
+      await hook.close();
     }
   } finally {
     await provider.close();

@@ -9,7 +9,7 @@ import { E2E } from '../playwright.config';
  * it and listening on it later left a window in which another process (or an outgoing connection) could
  * take it; a failed listen also rejects here instead of leaving an unhandled 'error' event.
  */
-export function listenOnLoopback(server: net.Server): Promise<number> {
+function listenOnLoopback(server: net.Server): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
