@@ -19,10 +19,19 @@ export function usePager() {
   };
 }
 
-export function PagerControls({ pager, next }: { pager: ReturnType<typeof usePager>; next: number | null | undefined }) {
-  if (pager.page === 1 && (next === null || next === undefined)) return null;
+/** What the controls read from the page's list query (a react-query result). */
+export type PagedQuery = { data?: { next?: number | null } | undefined; isPlaceholderData: boolean };
+
+/**
+ * Previous and Next for a keyset-paged list. While the list shows the page it left (`keepPreviousData`),
+ * that page's `next` is not this page's: Next stays disabled until this page's answer is in, or a quick
+ * second click would push the same cursor again (the label one page ahead of the rows).
+ */
+export function PagerControls({ pager, query }: { pager: ReturnType<typeof usePager>; query: PagedQuery }) {
+  const next = query.isPlaceholderData ? undefined : query.data?.next;
+  if (pager.page === 1 && (query.data?.next === null || query.data?.next === undefined)) return null;
   return (
-    <nav aria-label="Pages" className="mt-3 flex items-center justify-between text-sm text-slate-600">
+    <nav aria-label="Pages" aria-busy={query.isPlaceholderData} className="mt-3 flex items-center justify-between text-sm text-slate-600">
       <span>Page {pager.page}</span>
       <div className="flex gap-2">
         <Button variant="secondary" disabled={pager.page === 1} onClick={pager.previous}>

@@ -72,7 +72,7 @@ export function ArticlesPage() {
           </Table>
         )
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

@@ -96,7 +96,7 @@ export function AuditPage() {
           ))}
         </ol>
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

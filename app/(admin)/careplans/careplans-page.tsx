@@ -144,7 +144,7 @@ export function CareplansPage({ initialSubjectId }: { initialSubjectId?: number 
               </tr>
             ))}
           </Table>
-          <PagerControls pager={pager} next={list.data?.next} />
+          <PagerControls pager={pager} query={list} />
         </>
       )}
     </>

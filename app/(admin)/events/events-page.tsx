@@ -81,7 +81,7 @@ export function EventsPage() {
           ))}
         </Table>
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

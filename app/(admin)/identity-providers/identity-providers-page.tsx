@@ -175,7 +175,7 @@ export function IdentityProvidersPage({ origin }: { origin: string }) {
           ))}
         </ul>
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

@@ -103,7 +103,7 @@ export function MembersPage() {
               </tr>
             ))}
           </Table>
-          <PagerControls pager={pager} next={list.data?.next} />
+          <PagerControls pager={pager} query={list} />
         </>
       )}
     </>

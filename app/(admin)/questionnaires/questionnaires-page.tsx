@@ -76,7 +76,7 @@ export function QuestionnairesPage() {
           </Table>
         )
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

@@ -119,7 +119,7 @@ export function RecordsPage() {
               <RecordRow key={r.id} record={r} memberLabel={memberLabelOf.get(r.memberId) ?? `Member #${r.memberId}`} />
             ))}
           </Table>
-          <PagerControls pager={pager} next={list.data?.next} />
+          <PagerControls pager={pager} query={list} />
         </>
       )}
     </>

@@ -46,7 +46,7 @@ export function SchedulesPage() {
           </Table>
         )
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

@@ -50,7 +50,7 @@ export function DefinitionsPage() {
           </Table>
         )
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

@@ -146,7 +146,7 @@ export function IntegrationDetail({ id }: { id: number }) {
                 })}
               </Table>
             )}
-            <PagerControls pager={pager} next={keys.data?.next} />
+            <PagerControls pager={pager} query={keys} />
           </Card>
           <History resource="integration" resourceId={id} />
         </div>

@@ -167,7 +167,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
           ))}
         </Table>
       )}
-      <PagerControls pager={planPager} next={plans.data?.next} />
+      <PagerControls pager={planPager} query={plans} />
       <MemberAppointments memberId={id} activityId={bookActivity} scheduleId={bookSchedule} />
       <MemberResponses memberId={id} />
       <MemberNotifications memberId={id} />
@@ -191,7 +191,7 @@ export function MemberDetail({ id, bookActivity, bookSchedule }: { id: number; b
           ))}
         </Table>
       )}
-      <PagerControls pager={recordPager} next={records.data?.next} />
+      <PagerControls pager={recordPager} query={records} />
       <div className="mt-8">
         <History resource="member" resourceId={id} />
       </div>

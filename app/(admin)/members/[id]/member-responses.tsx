@@ -49,7 +49,7 @@ export function MemberResponses({ memberId }: { memberId: number }) {
           ))}
         </Table>
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </>
   );
 }

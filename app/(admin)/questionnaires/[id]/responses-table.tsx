@@ -119,7 +119,7 @@ export function ResponsesTable({ questionnaire }: { questionnaire: Questionnaire
           </Table>
         )
       )}
-      <PagerControls pager={pager} next={list.data?.next} />
+      <PagerControls pager={pager} query={list} />
     </Card>
   );
 }
