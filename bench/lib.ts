@@ -46,9 +46,13 @@ export type Span = { due: number; done: number };
  */
 type LoadOptions = { base: string; path: () => string; token: string; connections: number; seconds: number; rate?: number; requests?: number; headers?: () => Record<string, string>; serverPid?: number };
 
-/** A warm-up's size: this many answers, or WARM_MAX_SECONDS if the route is slower than that. */
+/**
+ * A warm-up's size: this many answers, or WARM_MAX_SECONDS if the route is slower than that. 120 s: at 60,
+ * the fields route (200-300 req/s on slow machines) stopped after 12,000-14,000 answers and was still
+ * speeding up through its measured minute (decision 0014, seventy-third pass).
+ */
 export const WARM_REQUESTS = Number(process.env.BENCH_WARM_REQUESTS ?? 20_000);
-export const WARM_MAX_SECONDS = 60;
+export const WARM_MAX_SECONDS = Number(process.env.BENCH_WARM_MAX_SECONDS ?? 120);
 
 /**
  * Warms a route (JIT, prepared statements, connection pools) right before its measured phase, sized in

@@ -19,7 +19,7 @@ const API_KEY = 'cb_key_bench_records_0123456789abcdef';
 const MEMBERS = 1000;
 const RECORDS = 200_000;
 const TYPES = ['profile', 'preferences', 'consent', 'contact', 'notes'];
-/** Warms `path` on the server at `port` (bench/lib's warmUp: BENCH_WARM_REQUESTS answers, or 60 s). */
+/** Warms `path` on the server at `port` (bench/lib's warmUp: BENCH_WARM_REQUESTS answers, or BENCH_WARM_MAX_SECONDS). */
 const warmAt = (port: number, path: () => string, connections: number) => warmUp({ base: `http://127.0.0.1:${port}`, path, token: API_KEY, connections });
 
 async function prepareDatabase(): Promise<{ projectId: number; firstMember: number }> {
