@@ -20,7 +20,7 @@ export function usePager() {
 }
 
 /** What the controls read from the page's list query (a react-query result). */
-export type PagedQuery = { data?: { next?: number | null } | undefined; isPlaceholderData: boolean };
+type PagedQuery = { data?: { next?: number | null } | undefined; isPlaceholderData: boolean };
 
 /**
  * Previous and Next for a keyset-paged list. While the list shows the page it left (`keepPreviousData`),
@@ -28,8 +28,9 @@ export type PagedQuery = { data?: { next?: number | null } | undefined; isPlaceh
  * second click would push the same cursor again (the label one page ahead of the rows).
  */
 export function PagerControls({ pager, query }: { pager: ReturnType<typeof usePager>; query: PagedQuery }) {
-  const next = query.isPlaceholderData ? undefined : query.data?.next;
-  if (pager.page === 1 && (query.data?.next === null || query.data?.next === undefined)) return null;
+  const shownNext = query.data?.next;
+  if (pager.page === 1 && shownNext == null) return null;
+  const next = query.isPlaceholderData ? null : shownNext;
   return (
     <nav aria-label="Pages" aria-busy={query.isPlaceholderData} className="mt-3 flex items-center justify-between text-sm text-slate-600">
       <span>Page {pager.page}</span>
@@ -37,7 +38,7 @@ export function PagerControls({ pager, query }: { pager: ReturnType<typeof usePa
         <Button variant="secondary" disabled={pager.page === 1} onClick={pager.previous}>
           Previous
         </Button>
-        <Button variant="secondary" disabled={next === null || next === undefined} onClick={() => next != null && pager.next(next)}>
+        <Button variant="secondary" disabled={next == null} onClick={() => next != null && pager.next(next)}>
           Next
         </Button>
       </div>
