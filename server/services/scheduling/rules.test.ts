@@ -1,6 +1,7 @@
 import { TZDate } from '@date-fns/tz';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { remembered } from '@/server/core/remembered';
 import { datesBetween, freeSlots, localDate, minutesOf, slotProblem, slotsOn, windowsOn, type ScheduleRules } from './rules';
 
 const amsterdam: ScheduleRules = {
@@ -107,19 +108,15 @@ describe('slot generation, generated (CONTRACT 10)', () => {
         // times, which the examples above pin down. Worked out once per date, not once per slot: a TZDate
         // costs dozens of Date constructions, and per slot this test took 21 s of a loaded CI machine.
         const windowsAt = new Map<string, { start: number; end: number }[]>();
-        const instantsOn = (date: string) => {
-          let found = windowsAt.get(date);
-          if (!found) {
+        const instantsOn = (date: string) =>
+          remembered(windowsAt, date, () => {
             const [y, m, d] = date.split('-').map(Number) as [number, number, number];
             const at = (hm: string) => {
               const minutes = minutesOf(hm);
               return new TZDate(y, m - 1, d, Math.floor(minutes / 60), minutes % 60, 0, 0, timeZone).getTime();
             };
-            found = windowsOn(schedule, date).map((w) => ({ start: at(w.start), end: at(w.end) }));
-            windowsAt.set(date, found);
-          }
-          return found;
-        };
+            return windowsOn(schedule, date).map((w) => ({ start: at(w.start), end: at(w.end) }));
+          });
         // Every slot that breaks a rule, with the rule: one assertion over all of them, not three per slot.
         const broken: string[] = [];
         for (let k = 0; k < all.length; k++) {
