@@ -134,7 +134,7 @@ export async function benchWebhooks(): Promise<void> {
 
   // Steady: 200 operations per second (or half the burst's rates, whichever is less) until 2,000 are sent;
   // latency from the delivery row's commit to its arrival.
-  const steadyRate = Math.min(STEADY_OPS_PER_S, Math.floor(committedPerS / 2), Math.floor(burstRate / WEBHOOKS / 2));
+  const steadyRate = Math.max(1, Math.min(STEADY_OPS_PER_S, Math.floor(committedPerS / 2), Math.floor(burstRate / WEBHOOKS / 2)));
   if (steadyRate < STEADY_OPS_PER_S) {
     console.log(`steady: ${steadyRate} operations/s, half of the burst's (committed ${Math.round(committedPerS)}/s, drained ${Math.round(burstRate / WEBHOOKS)}/s): ${STEADY_OPS_PER_S}/s would queue here`);
   }
